@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "smashtag",
+    products: [
+        .executable(name: "smashtag", targets: ["Pipeline"]),
+        .library(name: "Stages", targets: ["Stages"]),
+    ],
+    targets: [
+        // libarchive, through its pkg-config file; `make deps` installs it.
+        .systemLibrary(
+            name: "CArchive",
+            path: "Sources/CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        // Every stage, record type and error: all the logic, unit-tested.
+        .target(
+            name: "Stages",
+            dependencies: ["CArchive"],
+            path: "Sources/Stages"
+        ),
+        // The `smashtag` executable: options, usage text, wiring, exit codes.
+        .executableTarget(
+            name: "Pipeline",
+            dependencies: ["Stages"],
+            path: "Sources/Pipeline"
+        ),
+        .testTarget(
+            name: "StagesTests",
+            dependencies: ["Stages"],
+            path: "Tests/StagesTests"
+        ),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: ["Stages"],
+            path: "Tests/PipelineTests"
+        ),
+    ]
+)

@@ -1,0 +1,127 @@
+import Foundation
+import Stages
+
+/// `smashtag report`: options, wiring of the stages, output, exit status.
+struct ReportCommand {
+    var terms: [Term] = []
+    var paths: [String] = []
+    var format: ReportFormat?
+    var minCount = 2
+    var top: Int?
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var strict = false
+    var quiet = false
+    var maxRecord = 16 << 20
+
+    /// Parses the arguments after `report`.
+    ///
+    /// - Throws: `UsageError` for anything that is not a valid invocation.
+    init(arguments: [String]) throws(UsageError) {
+        var args = arguments[...]
+        var positional: [String] = []
+        var termFlags: [String] = []
+        var onlyPositional = false
+        while let arg = args.popFirst() {
+            if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
+                positional.append(arg)
+                continue
+            }
+            if arg == "--" { onlyPositional = true; continue }
+            var name = arg, inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inline { return inline }
+                guard let v = args.popFirst() else { throw UsageError("\(name) needs a value") }
+                return v
+            }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Usage.report)
+            case "-t", "--term": termFlags.append(try value())
+            case "--format":
+                let v = try value()
+                guard let f = ReportFormat(rawValue: v) else {
+                    throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'")
+                }
+                format = f
+            case "--min-count": minCount = try Self.number(try value(), name, min: 1)
+            case "--top": top = try Self.number(try value(), name, min: 1)
+            case "-j", "--jobs": jobs = try Self.number(try value(), name, min: 1)
+            case "--max-record": maxRecord = try Self.bytes(try value(), name)
+            case "--strict": strict = true
+            case "-q", "--quiet": quiet = true
+            case "--store":
+                throw UsageError("--store: this build of smashtag has no store yet; report from the dumps themselves")
+            default:
+                throw UsageError.unknownOption(name, known: Self.options)
+            }
+        }
+        var rawTerms = termFlags
+        if rawTerms.isEmpty {
+            guard !positional.isEmpty else { throw UsageError("give a term to search for, as in: smashtag report '#stanford' dumps/") }
+            rawTerms.append(positional.removeFirst())
+        }
+        for raw in rawTerms {
+            let term: Term
+            do { term = try Term(parsing: raw) } catch { throw UsageError(error.description) }
+            if !terms.contains(term) { terms.append(term) }
+        }
+        guard terms.count <= TermMatcher.maxTerms else {
+            throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
+        }
+        paths = positional.isEmpty ? ["-"] : positional
+    }
+
+    static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
+                          "--strict", "--quiet"]
+
+    private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
+        guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
+        return n
+    }
+
+    private static func bytes(_ s: String, _ name: String) throws(UsageError) -> Int {
+        var digits = s.uppercased()
+        var scale = 1
+        if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {
+            scale = 1 << shift
+            digits.removeLast()
+        }
+        guard let n = Int(digits), n >= 1, n <= (1 << 40) / scale else {
+            throw UsageError("\(name) takes a size in bytes such as 16M, not '\(s)'")
+        }
+        return n * scale
+    }
+
+    /// Runs the report; returns the exit status.
+    func run() -> Int32 {
+        let started = DispatchTime.now()
+        let plan = InputPlan(paths: paths)
+        let control = RunControl(strict: strict)
+        let console = Console(quiet: quiet)
+        for p in plan.problems {
+            console.warn(p.description)
+            if strict { return 1 }
+        }
+        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
+            .run(plan.units, control: control)
+        if strict, let p = control.stoppingProblem {
+            console.warn(p.description)
+            console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
+            return 1
+        }
+        let reports = outcome.aggregator.reports(minCount: minCount, top: top)
+        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
+        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth())
+        guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
+
+        let problems = plan.problems + outcome.problems
+        console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        console.summary(outcome, reports: reports, elapsed: elapsed)
+        if outcome.stats.records == 0 && !problems.isEmpty { return 1 }  // nothing at all could be read
+        return 0
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Stages
+
+// A closed pipe shows up as EPIPE from write(2), handled where the report is written.
+signal(SIGPIPE, SIG_IGN)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func usageFailure(_ e: UsageError, usageLine: String) -> Int32 {
+    if e.isHelp {
+        _ = Console.writeStdout(e.message)
+        return 0
+    }
+    Console.writeStderr("smashtag: \(e.message)\n\(usageLine)\nRun 'smashtag --help' for more.\n")
+    return 2
+}
+
+let status: Int32
+switch arguments.first {
+case nil:
+    Console.writeStderr(Usage.main)
+    status = 2
+case "-h", "--help", "help":
+    _ = Console.writeStdout(Usage.main)
+    status = 0
+case "--version", "-V":
+    _ = Console.writeStdout("smashtag \(Usage.version)\n\(Versions.libraries)\n")
+    status = 0
+case "report":
+    do {
+        status = try ReportCommand(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        status = usageFailure(error, usageLine: "usage: smashtag report TERM [PATH...] [options]")
+    }
+default:
+    let hint = arguments[0].hasPrefix("-") ? "" : " (commands: report)"
+    status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
+                          usageLine: "usage: smashtag report TERM [PATH...] [options]")
+}
+exit(status)

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The two kinds of mention a report counts.
+public enum MentionKind: UInt8, Sendable {
+    case hashtag = 0
+    case user = 1
+
+    /// The sign a report prints before the key.
+    public var sign: String { self == .hashtag ? "#" : "@" }
+}
+
+/// Normalisation of SPEC §5: Unicode NFC, then full lowercasing.
+public enum MentionKey {
+    /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
+    public static func normalize(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: s.utf8.map { ($0 &- 0x41) < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+        }
+        return s.precomposedStringWithCanonicalMapping.lowercased()
+    }
+}
+
+/// Interns mention keys for one worker: raw JSON bytes → a small integer.
+///
+/// The first time a raw spelling is met it is decoded, normalised and given
+/// the id of its normalised key (`#Stanford` and `#STANFORD` share one id);
+/// after that the same bytes cost one hash and one compare. Ids are local
+/// to the table; `keys` says what they stand for.
+///
+/// - Complexity: O(length) per lookup; memory O(distinct raw spellings).
+public final class MentionTable {
+    /// Normalised keys with their sign (`#swift`, `@nasa`), by id.
+    public private(set) var keys: [String] = []
+    private var ids: [String: Int32] = [:]
+
+    // Open-addressing cache of raw spellings: slot → entry index + 1 (0 = empty).
+    private var slots: [Int32] = Array(repeating: 0, count: 1024)
+    private var entryHash: [UInt64] = []
+    private var entryStart: [Int] = []
+    private var entryLength: [Int] = []
+    private var entryID: [Int32] = []
+    private var arena: [UInt8] = []
+
+    public init() {}
+
+    /// The id of a normalised, signed key such as `#stanford`, created if new.
+    public func id(forKey key: String) -> Int32 {
+        if let id = ids[key] { return id }
+        let id = Int32(keys.count)
+        keys.append(key)
+        ids[key] = id
+        return id
+    }
+
+    /// The id of a normalised, signed key if it has one.
+    public func existingID(forKey key: String) -> Int32? { ids[key] }
+
+    /// The id of the mention whose raw JSON string contents are `raw`.
+    ///
+    /// - Returns: nil when the mention is empty after decoding.
+    func id(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)
+        for b in raw { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        h ^= h >> 29
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        let tagged = Int(kind.rawValue)
+        while true {
+            let e = Int(slots[slot])
+            if e == 0 { break }
+            let i = e - 1
+            if entryHash[i] == h && entryLength[i] == raw.count + 1 && arena[entryStart[i]] == UInt8(tagged) {
+                let same = arena.withUnsafeBufferPointer { a in
+                    raw.count == 0 || memcmp(a.baseAddress! + entryStart[i] + 1, raw.baseAddress!, raw.count) == 0
+                }
+                if same { return entryID[i] < 0 ? nil : entryID[i] }
+            }
+            slot = (slot + 1) & mask
+        }
+        // New spelling: decode, normalise, remember.
+        let text: String
+        if escaped {
+            text = String(decoding: JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self)), as: UTF8.self)
+        } else {
+            text = String(decoding: raw, as: UTF8.self)
+        }
+        let key = MentionKey.normalize(text)
+        let id: Int32 = key.isEmpty ? -1 : self.id(forKey: kind.sign + key)
+        let index = entryHash.count
+        entryHash.append(h)
+        entryStart.append(arena.count)
+        entryLength.append(raw.count + 1)
+        entryID.append(id)
+        arena.append(UInt8(tagged))
+        arena.append(contentsOf: raw)
+        slots[slot] = Int32(index + 1)
+        if entryHash.count * 2 > slots.count { grow() }
+        return id < 0 ? nil : id
+    }
+
+    private func grow() {
+        var newSlots = [Int32](repeating: 0, count: slots.count * 2)
+        let mask = newSlots.count - 1
+        for i in 0..<entryHash.count {
+            var slot = Int(truncatingIfNeeded: entryHash[i]) & mask
+            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
+            newSlots[slot] = Int32(i + 1)
+        }
+        slots = newSlots
+    }
+}

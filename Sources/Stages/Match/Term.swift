@@ -1,0 +1,74 @@
+/// A search term of SPEC §2, normalised.
+///
+///     #tag       hashtag set contains tag
+///     @name      user-mention set contains name
+///     from:name  author's screen name is name
+///     word       full text holds word as a whole word
+///     *          every tweet
+public struct Term: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        case hashtag, user, author, word, all
+    }
+
+    public let kind: Kind
+    /// The normalised key compared against mentions, authors or text
+    /// (`stanford` for `#Stanford`, `from:Jack` and `Stanford` alike).
+    public let key: String
+    /// How reports print the term: `#stanford`, `@nasa`, `from:jack`, `stanford`, `*`.
+    public var description: String {
+        switch kind {
+        case .hashtag: return "#" + key
+        case .user: return "@" + key
+        case .author: return "from:" + key
+        case .word: return key
+        case .all: return "*"
+        }
+    }
+
+    /// The signed mention key this term looks up in a `MentionTable`, if any.
+    var mentionKey: String? {
+        switch kind {
+        case .hashtag: return "#" + key
+        case .user, .author: return "@" + key
+        case .word, .all: return nil
+        }
+    }
+
+    public init(kind: Kind, key: String) {
+        self.kind = kind
+        self.key = key
+    }
+
+    /// Parses a term as given on the command line.
+    ///
+    /// - Throws: `TermError` for an empty term, a bare `#`, `@` or `from:`,
+    ///   or one holding whitespace or control characters.
+    public init(parsing raw: String) throws(TermError) {
+        if raw.isEmpty { throw TermError(term: raw, reason: "a term cannot be empty") }
+        if raw.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            throw TermError(term: raw, reason: "a term cannot hold whitespace or control characters; give each word as its own term")
+        }
+        if raw == "*" { self.init(kind: .all, key: "*"); return }
+        let (kind, body): (Kind, Substring)
+        if raw.hasPrefix("#") || raw.hasPrefix("＃") {
+            (kind, body) = (.hashtag, raw.dropFirst())
+        } else if raw.hasPrefix("@") || raw.hasPrefix("＠") {
+            (kind, body) = (.user, raw.dropFirst())
+        } else if raw.lowercased().hasPrefix("from:") {
+            (kind, body) = (.author, raw.dropFirst(5))
+        } else {
+            (kind, body) = (.word, Substring(raw))
+        }
+        if body.isEmpty {
+            throw TermError(term: raw, reason: "'\(raw)' needs a name after it, as in #stanford, @nasa or from:jack")
+        }
+        self.init(kind: kind, key: MentionKey.normalize(String(body)))
+    }
+}
+
+/// A term that cannot be searched for; a usage error (exit 2).
+public struct TermError: Error, Equatable, CustomStringConvertible {
+    public let term: String
+    public let reason: String
+    public var description: String { "invalid term '\(term)': \(reason)" }
+}

@@ -1,0 +1,50 @@
+/// The match stage: which of the run's terms a tweet matches, as a bit mask
+/// (bit `i` for term `i`; at most 64 terms a run).
+///
+/// One matcher per worker: it resolves each term to an id of the worker's
+/// `MentionTable` once, so matching a hashtag or user term is a scan of the
+/// tweet's handful of mention ids. Text is decoded and normalised only when
+/// a word term asks for it.
+public struct TermMatcher {
+    public static let maxTerms = 64
+
+    public let terms: [Term]
+    private let ids: [Int32]
+    private let words: [WordMatch?]
+    private let needsAuthor: Bool
+    private let needsText: Bool
+
+    public init(terms: [Term], table: MentionTable) {
+        precondition(terms.count <= TermMatcher.maxTerms)
+        self.terms = terms
+        ids = terms.map { $0.mentionKey.map(table.id(forKey:)) ?? -1 }
+        words = terms.map { $0.kind == .word ? WordMatch($0.key) : nil }
+        needsAuthor = terms.contains { $0.kind == .author }
+        needsText = terms.contains { $0.kind == .word }
+    }
+
+    /// The mask of terms tweet `index` matches, given its extracted mentions.
+    public func match(_ index: Int, in decoder: TweetDecoder, table: MentionTable, mentions: MentionSet) -> UInt64 {
+        var author: Int32?
+        if needsAuthor, let a = decoder.author(of: index) {
+            author = table.id(raw: decoder.bytes(a), escaped: a.escaped, kind: .user)
+        }
+        var text: [Unicode.Scalar]?
+        if needsText {
+            let source = decoder.retweet(of: index).flatMap(decoder.fullText(of:)) ?? decoder.fullText(of: index)
+            text = source.map { WordMatch.prepare(decoder.string($0)) } ?? []
+        }
+        var mask: UInt64 = 0
+        for (i, term) in terms.enumerated() {
+            let hit: Bool
+            switch term.kind {
+            case .all: hit = true
+            case .hashtag, .user: hit = mentions.contains(ids[i])
+            case .author: hit = author == ids[i]
+            case .word: hit = words[i]!.matches(prepared: text!)
+            }
+            if hit { mask |= 1 << UInt64(i) }
+        }
+        return mask
+    }
+}

@@ -1,0 +1,323 @@
+/// A validating, allocation-free pull scanner over the bytes of one JSON record.
+///
+/// The tweet decoder asks it for the few fields a report needs and has it
+/// *skip* everything else. Skipping still validates: a record whose syntax is
+/// broken anywhere is rejected, so a truncated line is never half-counted.
+///
+/// Nothing here recurses: `skipValue()` keeps its own stack of container
+/// kinds, so a record nested a million levels deep is scanned (or rejected)
+/// without touching the thread's stack.
+///
+/// - Complexity: O(n) time in the record's length, O(depth / 64) memory.
+struct JSONScanner {
+    let base: UnsafePointer<UInt8>
+    let count: Int
+    var pos: Int = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        // An empty buffer may have a nil base address; point at a dummy byte.
+        if let b = bytes.baseAddress, bytes.count > 0 {
+            base = b.assumingMemoryBound(to: UInt8.self)
+        } else {
+            base = JSONScanner.emptyByte
+        }
+        count = bytes.count
+    }
+
+    nonisolated(unsafe) private static let emptyByte: UnsafePointer<UInt8> = {
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        p.pointee = 0
+        return UnsafePointer(p)
+    }()
+
+    // MARK: Primitives
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while pos < count {
+            let c = base[pos]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+            pos &+= 1
+        }
+    }
+
+    /// The next significant byte, without consuming it.
+    @inline(__always)
+    mutating func peek() throws(JSONError) -> UInt8 {
+        skipWhitespace()
+        guard pos < count else { throw JSONError(offset: pos, reason: .unexpectedEnd) }
+        return base[pos]
+    }
+
+    @inline(__always)
+    mutating func expect(_ byte: UInt8) throws(JSONError) {
+        guard try peek() == byte else {
+            throw JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
+        }
+        pos &+= 1
+    }
+
+    /// Consumes `byte` if it is next; reports whether it did.
+    @inline(__always)
+    mutating func consume(_ byte: UInt8) throws(JSONError) -> Bool {
+        if try peek() == byte { pos &+= 1; return true }
+        return false
+    }
+
+    /// Reads a string whose opening quote is next; returns its raw contents.
+    mutating func readString() throws(JSONError) -> ByteSpan {
+        guard try peek() == UInt8(ascii: "\"") else {
+            throw JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
+        }
+        pos &+= 1
+        let start = pos
+        var escaped = false
+        while pos < count {
+            let c = base[pos]
+            if c == 0x22 {
+                let span = ByteSpan(start: start, end: pos, escaped: escaped)
+                pos &+= 1
+                return span
+            }
+            if c == 0x5C {
+                escaped = true
+                guard pos &+ 1 < count else { break }
+                switch base[pos &+ 1] {
+                case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+                    pos &+= 2
+                case 0x75:  // \uXXXX
+                    guard pos &+ 5 < count else { pos = count; break }
+                    for i in 2...5 where !isHexDigit(base[pos &+ i]) {
+                        throw JSONError(offset: pos, reason: .badEscape)
+                    }
+                    pos &+= 6
+                default:
+                    throw JSONError(offset: pos, reason: .badEscape)
+                }
+                continue
+            }
+            if c < 0x20 { throw JSONError(offset: pos, reason: .controlCharacterInString) }
+            pos &+= 1
+        }
+        throw JSONError(offset: pos, reason: .unexpectedEnd)
+    }
+
+    /// Reads an object key and the colon after it.
+    @inline(__always)
+    mutating func readKey() throws(JSONError) -> ByteSpan {
+        let key = try readString()
+        try expect(UInt8(ascii: ":"))
+        return key
+    }
+
+    /// Scans a number token and returns its span; validates RFC 8259 grammar.
+    mutating func readNumber() throws(JSONError) -> ByteSpan {
+        skipWhitespace()
+        let start = pos
+        if pos < count && base[pos] == UInt8(ascii: "-") { pos &+= 1 }
+        guard pos < count, isDigit(base[pos]) else { throw numberError() }
+        if base[pos] == UInt8(ascii: "0") {
+            pos &+= 1
+        } else {
+            while pos < count && isDigit(base[pos]) { pos &+= 1 }
+        }
+        if pos < count && base[pos] == UInt8(ascii: ".") {
+            pos &+= 1
+            guard pos < count, isDigit(base[pos]) else { throw numberError() }
+            while pos < count && isDigit(base[pos]) { pos &+= 1 }
+        }
+        if pos < count && (base[pos] | 0x20) == UInt8(ascii: "e") {
+            pos &+= 1
+            if pos < count && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos &+= 1 }
+            guard pos < count, isDigit(base[pos]) else { throw numberError() }
+            while pos < count && isDigit(base[pos]) { pos &+= 1 }
+        }
+        return ByteSpan(start: start, end: pos, escaped: false)
+    }
+
+    private func numberError() -> JSONError {
+        pos < count ? JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
+            : JSONError(offset: pos, reason: .unexpectedEnd)
+    }
+
+    private mutating func readLiteral(_ literal: StaticString) throws(JSONError) {
+        let n = literal.utf8CodeUnitCount
+        guard pos &+ n <= count else { throw JSONError(offset: pos, reason: .unexpectedEnd) }
+        let p = literal.utf8Start
+        for i in 0..<n where base[pos &+ i] != p[i] {
+            throw JSONError(offset: pos &+ i, reason: .unexpectedByte(base[pos &+ i]))
+        }
+        pos &+= n
+    }
+
+    // MARK: Skipping
+
+    /// Skips one whole value of any kind, validating it, without recursion.
+    mutating func skipValue() throws(JSONError) {
+        var stack = ContainerStack()
+        while true {
+            // A value is expected here.
+            let c = try peek()
+            switch c {
+            case UInt8(ascii: "{"):
+                pos &+= 1
+                if try consume(UInt8(ascii: "}")) { break }
+                stack.push(object: true)
+                _ = try readKey()
+                continue
+            case UInt8(ascii: "["):
+                pos &+= 1
+                if try consume(UInt8(ascii: "]")) { break }
+                stack.push(object: false)
+                continue
+            case UInt8(ascii: "\""):
+                _ = try readString()
+            case UInt8(ascii: "t"): try readLiteral("true")
+            case UInt8(ascii: "f"): try readLiteral("false")
+            case UInt8(ascii: "n"): try readLiteral("null")
+            default:
+                _ = try readNumber()
+            }
+            // After a value: close finished containers, or move to the next member.
+            while true {
+                guard !stack.isEmpty else { return }
+                let d = try peek()
+                if d == UInt8(ascii: ",") {
+                    pos &+= 1
+                    if stack.topIsObject { _ = try readKey() }
+                    break
+                }
+                if d == (stack.topIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    pos &+= 1
+                    stack.pop()
+                    continue
+                }
+                throw JSONError(offset: pos, reason: .unexpectedByte(d))
+            }
+        }
+    }
+
+    // MARK: Iteration helpers
+
+    /// Calls `body` once per member of the object that starts next, with the
+    /// scanner placed on the member's value; `body` must consume that value.
+    @inline(__always)
+    mutating func forEachMember(_ body: (inout JSONScanner, ByteSpan) throws(JSONError) -> Void) throws(JSONError) {
+        try expect(UInt8(ascii: "{"))
+        if try consume(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try readKey()
+            try body(&self, key)
+        } while try consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+    }
+
+    /// Calls `body` once per element of the array that starts next, with the
+    /// scanner placed on the element; `body` must consume it.
+    @inline(__always)
+    mutating func forEachElement(_ body: (inout JSONScanner) throws(JSONError) -> Void) throws(JSONError) {
+        try expect(UInt8(ascii: "["))
+        if try consume(UInt8(ascii: "]")) { return }
+        repeat {
+            try body(&self)
+        } while try consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+    }
+
+    /// Reads a string value, or skips a value of another kind and returns nil.
+    @inline(__always)
+    mutating func stringOrSkip() throws(JSONError) -> ByteSpan? {
+        if try peek() == UInt8(ascii: "\"") { return try readString() }
+        try skipValue()
+        return nil
+    }
+
+    /// Whether the raw key bytes equal `name` (keys with escapes are decoded first).
+    @inline(__always)
+    func key(_ span: ByteSpan, is name: StaticString) -> Bool {
+        let n = name.utf8CodeUnitCount
+        if span.escaped { return JSONText.decode(span, in: base).utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: n)) }
+        guard span.end &- span.start == n else { return false }
+        return memcmp(base + span.start, name.utf8Start, n) == 0
+    }
+
+    /// The bytes of a span, for callers that compare or hash them.
+    @inline(__always)
+    func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + span.start, count: span.end &- span.start)
+    }
+}
+
+/// Raw contents of a JSON string (between the quotes) or of a number token,
+/// as offsets into the record; `escaped` says whether it holds a backslash.
+struct ByteSpan: Equatable {
+    var start: Int
+    var end: Int
+    var escaped: Bool
+    var isEmpty: Bool { end == start }
+}
+
+/// Why a record is not valid JSON, and where.
+public struct JSONError: Error, Equatable {
+    public enum Reason: Equatable {
+        case unexpectedEnd
+        case unexpectedByte(UInt8)
+        case badEscape
+        case controlCharacterInString
+        case trailingBytes
+    }
+    public var offset: Int
+    public var reason: Reason
+
+    public var message: String {
+        switch reason {
+        case .unexpectedEnd: return "invalid JSON: the record ends early (truncated?)"
+        case .unexpectedByte(let b):
+            let shown = (0x21...0x7E).contains(b) ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x" + String(b, radix: 16, uppercase: true)
+            return "invalid JSON: unexpected \(shown) at byte \(offset + 1)"
+        case .badEscape: return "invalid JSON: bad escape sequence at byte \(offset + 1)"
+        case .controlCharacterInString: return "invalid JSON: raw control character in a string at byte \(offset + 1)"
+        case .trailingBytes: return "invalid JSON: more text after the value at byte \(offset + 1)"
+        }
+    }
+}
+
+/// A stack of container kinds (object or array), one bit each; the first 64
+/// levels live in a word, deeper ones spill to an array.
+struct ContainerStack {
+    private var word: UInt64 = 0
+    private var spill: [UInt64] = []
+    private(set) var depth = 0
+
+    var isEmpty: Bool { depth == 0 }
+
+    @inline(__always)
+    mutating func push(object: Bool) {
+        if depth > 0 && depth % 64 == 0 { spill.append(word); word = 0 }
+        let bit = UInt64(1) << UInt64(depth % 64)
+        if object { word |= bit } else { word &= ~bit }
+        depth += 1
+    }
+
+    @inline(__always)
+    mutating func pop() {
+        depth -= 1
+        if depth > 0 && depth % 64 == 0 { word = spill.removeLast() }
+    }
+
+    @inline(__always)
+    var topIsObject: Bool { (word >> UInt64((depth - 1) % 64)) & 1 == 1 }
+}
+
+@inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+@inline(__always) func isHexDigit(_ c: UInt8) -> Bool {
+    c &- 0x30 < 10 || (c | 0x20) &- 0x61 < 6
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,426 @@
+/// Decodes one record (a JSON line or document) into the tweets it holds.
+///
+/// One pass over the bytes recognises every encoding of SPEC §3 by its keys,
+/// so a file may mix them record by record:
+///
+///     v1.1 status ............ {"id_str":…, "user":{…}, "entities":{…}, …}
+///     v1.1 document .......... [status, …] · {"statuses":[…]} · {"results":[…]}
+///     v2 page / stream line .. {"data":[…] or {…}, "includes":{"users":[…],"tweets":[…]}}
+///     v2 (flattened) tweet ... {"id":"…", "author":{…}, "entities":{…}, "referenced_tweets":[…]}
+///     account archive ........ [{"tweet":{…}}, …]
+///     stream notice .......... {"delete":…} {"limit":…} …  (skipped, not bad)
+///
+/// Only the fields a report uses are located (ids, author, entities, the
+/// retweeted tweet, texts); they stay as byte offsets into the record until
+/// the extract stage asks for them. Everything else is skipped (and checked).
+///
+/// - Complexity: O(n) time in the record's length; memory O(tweets + mentions)
+///   of the record, reused from one record to the next.
+public final class TweetDecoder {
+    /// Every tweet object found in the current record, top-level or nested.
+    private(set) var objects: [TweetFields] = []
+    /// Mention strings of all objects; `TweetFields` hold ranges into it.
+    private(set) var spans: [ByteSpan] = []
+    /// Indices into `objects` of the tweets the record stands for, in order.
+    private(set) var outputs: [Int] = []
+    /// `includes.users` of a v2 page: (id, username).
+    private var includedUsers: [(id: ByteSpan, name: ByteSpan)] = []
+    /// Indices into `objects` of a v2 page's `includes.tweets`.
+    private var includedTweets: [Int] = []
+
+    /// Objects where a tweet was expected but that are not tweets.
+    private(set) var rejected: [RejectedObject] = []
+    /// Stream notices met in the record.
+    private(set) var notices = 0
+
+    private(set) var base: UnsafePointer<UInt8> = UnsafePointer(bitPattern: 1)!
+
+    public init() {}
+
+    /// Decodes `record`; afterwards `outputs`, `rejected` and `notices` say
+    /// what it held.
+    ///
+    /// - Throws: `JSONError` when the record is not valid JSON; nothing of
+    ///   it counts then.
+    func decode(_ record: UnsafeRawBufferPointer) throws(JSONError) {
+        objects.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        outputs.removeAll(keepingCapacity: true)
+        includedUsers.removeAll(keepingCapacity: true)
+        includedTweets.removeAll(keepingCapacity: true)
+        rejected.removeAll(keepingCapacity: true)
+        notices = 0
+
+        var s = JSONScanner(record)
+        base = s.base
+        switch try s.peek() {
+        case UInt8(ascii: "["):
+            try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                try self.topLevelValue(&s)
+            }
+        case UInt8(ascii: "{"):
+            try topLevelObject(&s)
+        default:
+            try s.skipValue()
+            rejected.append(.notAnObject)
+        }
+        s.skipWhitespace()
+        guard s.pos == s.count else { throw JSONError(offset: s.pos, reason: .trailingBytes) }
+    }
+
+    private func topLevelValue(_ s: inout JSONScanner) throws(JSONError) {
+        if try s.peek() == UInt8(ascii: "{") {
+            try topLevelObject(&s)
+        } else {
+            try s.skipValue()
+            rejected.append(.notAnObject)
+        }
+    }
+
+    /// An object at the top of a record: a tweet, a page or document holding
+    /// tweets, an archive wrapper, or a notice.
+    private func topLevelObject(_ s: inout JSONScanner) throws(JSONError) {
+        let index = try object(&s, level: 0, top: true)
+        let fields = objects[index]
+        if fields.isContainer { return }
+        if fields.idState == .valid {
+            outputs.append(index)
+        } else if fields.notice {
+            notices += 1
+        } else {
+            rejected.append(fields.idState == .invalid ? .badID : .noID)
+        }
+    }
+
+    /// Tweets nested in a page (`data`, `statuses`, `results`, `tweet`).
+    private func containedTweet(_ s: inout JSONScanner) throws(JSONError) {
+        guard try s.peek() == UInt8(ascii: "{") else {
+            try s.skipValue()
+            rejected.append(.notAnObject)
+            return
+        }
+        let index = try object(&s, level: 0, top: false)
+        switch objects[index].idState {
+        case .valid: outputs.append(index)
+        case .invalid: rejected.append(.badID)
+        case .absent: rejected.append(.noID)
+        }
+    }
+
+    /// Decodes one object into `objects` and returns its index.
+    ///
+    /// `level` 0 is a tweet that may carry a retweeted tweet; level 1 is a
+    /// nested tweet, whose own nested tweets are skipped (bounded recursion).
+    /// `top` allows the page and document keys.
+    private func object(_ s: inout JSONScanner, level: Int, top: Bool) throws(JSONError) -> Int {
+        let index = objects.count
+        objects.append(TweetFields())
+        var f = TweetFields()
+        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+            try self.member(&s, key: key, fields: &f, level: level, top: top)
+        }
+        objects[index] = f
+        return index
+    }
+
+    private func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
+                        level: Int, top: Bool) throws(JSONError) {
+        if s.key(key, is: "id_str") {
+            f.setID(try s.idValue(), fromStr: true)
+        } else if s.key(key, is: "id") {
+            let v = try s.idValue()
+            if !f.idFromStr { f.setID(v, fromStr: false) }
+        } else if s.key(key, is: "entities") {
+            f.hasContent = true
+            let (h, u) = try entities(&s)
+            f.hashtags = h; f.users = u
+        } else if s.key(key, is: "text") {
+            f.hasContent = true
+            f.text = try s.stringOrSkip()
+        } else if s.key(key, is: "full_text") {
+            f.fullText = try s.stringOrSkip()
+        } else if s.key(key, is: "user") {
+            f.author = try nameField(&s, "screen_name") ?? f.author
+        } else if s.key(key, is: "author") {
+            f.hasContent = true
+            f.author = try nameField(&s, "username") ?? f.author
+        } else if s.key(key, is: "author_id") {
+            f.authorID = try s.stringOrSkip()
+        } else if s.key(key, is: "extended_tweet") || s.key(key, is: "note_tweet") {
+            try longForm(&s, into: &f)
+        } else if s.key(key, is: "retweeted_status") {
+            guard level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            f.retweet = try object(&s, level: 1, top: false)
+        } else if s.key(key, is: "referenced_tweets") {
+            guard level == 0, try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+            try references(&s, into: &f)
+        } else if s.key(key, is: "type") {
+            f.refType = try s.stringOrSkip()
+        } else if TweetDecoder.isNoticeKey(key, s) {
+            f.notice = true
+            try s.skipValue()
+        } else if top {
+            try pageMember(&s, key: key, fields: &f)
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    /// Keys that make an object a page or document rather than a tweet.
+    private func pageMember(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields) throws(JSONError) {
+        if s.key(key, is: "data") {
+            f.isContainer = true
+            if try s.peek() == UInt8(ascii: "[") {
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in try self.containedTweet(&s) }
+            } else if try s.peek() == UInt8(ascii: "{") {
+                try containedTweet(&s)
+            } else {
+                try s.skipValue()
+            }
+        } else if s.key(key, is: "statuses") || s.key(key, is: "results") {
+            f.isContainer = true
+            guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+            try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in try self.containedTweet(&s) }
+        } else if s.key(key, is: "tweet") {
+            f.isContainer = true
+            try containedTweet(&s)
+        } else if s.key(key, is: "includes") {
+            f.isContainer = true
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            try includes(&s)
+        } else if s.key(key, is: "meta") || s.key(key, is: "errors") {
+            f.isContainer = f.idState == .absent
+            try s.skipValue()
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private func includes(_ s: inout JSONScanner) throws(JSONError) {
+        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+            if s.key(key, is: "users"), try s.peek() == UInt8(ascii: "[") {
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                    var id: ByteSpan?, name: ByteSpan?
+                    try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                        if s.key(k, is: "id") { id = try s.stringOrSkip() }
+                        else if s.key(k, is: "username") { name = try s.stringOrSkip() }
+                        else { try s.skipValue() }
+                    }
+                    if let id, let name { self.includedUsers.append((id, name)) }
+                }
+            } else if s.key(key, is: "tweets"), try s.peek() == UInt8(ascii: "[") {
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                    self.includedTweets.append(try self.object(&s, level: 1, top: false))
+                }
+            } else {
+                try s.skipValue()
+            }
+        }
+    }
+
+    /// `referenced_tweets`: remembers the retweeted one; flattening tools
+    /// write its fields inline in the entry.
+    private func references(_ s: inout JSONScanner, into f: inout TweetFields) throws(JSONError) {
+        try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            let ref = try self.object(&s, level: 1, top: false)
+            let entry = self.objects[ref]
+            guard let type = entry.refType, self.spanEquals(type, "retweeted") else { return }
+            f.retweetRef = ref
+        }
+    }
+
+    /// `extended_tweet` (v1.1) or `note_tweet` (v2): the long form.
+    private func longForm(_ s: inout JSONScanner, into f: inout TweetFields) throws(JSONError) {
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+            if s.key(key, is: "entities") {
+                let (h, u) = try self.entities(&s)
+                f.longHashtags = h; f.longUsers = u
+                f.hasLongEntities = true
+            } else if s.key(key, is: "full_text") || s.key(key, is: "text") {
+                f.longText = try s.stringOrSkip()
+            } else {
+                try s.skipValue()
+            }
+        }
+    }
+
+    /// An `entities` object: hashtag and user-mention strings of both dialects.
+    private func entities(_ s: inout JSONScanner) throws(JSONError) -> (Range<Int>, Range<Int>) {
+        var hashtags = 0..<0, users = 0..<0
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return (hashtags, users) }
+        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+            if s.key(key, is: "hashtags") {
+                hashtags = try self.entityList(&s, "text", "tag")
+            } else if s.key(key, is: "user_mentions") {
+                users = try self.entityList(&s, "screen_name", "screen_name")
+            } else if s.key(key, is: "mentions") {
+                users = try self.entityList(&s, "username", "username")
+            } else {
+                try s.skipValue()
+            }
+        }
+        return (hashtags, users)
+    }
+
+    private func entityList(_ s: inout JSONScanner, _ name1: StaticString, _ name2: StaticString) throws(JSONError) -> Range<Int> {
+        let start = spans.count
+        guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return start..<start }
+        try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            var found: ByteSpan?
+            try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+                if s.key(key, is: name1) || s.key(key, is: name2) {
+                    found = try s.stringOrSkip()
+                } else {
+                    try s.skipValue()
+                }
+            }
+            if let found, !found.isEmpty { self.spans.append(found) }
+        }
+        return start..<spans.count
+    }
+
+    /// `{"screen_name": …}` inside `user`, or `{"username": …}` inside `author`.
+    private func nameField(_ s: inout JSONScanner, _ name: StaticString) throws(JSONError) -> ByteSpan? {
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return nil }
+        var found: ByteSpan?
+        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+            if s.key(key, is: name) { found = try s.stringOrSkip() } else { try s.skipValue() }
+        }
+        return found
+    }
+
+    private static func isNoticeKey(_ key: ByteSpan, _ s: JSONScanner) -> Bool {
+        s.key(key, is: "delete") || s.key(key, is: "limit") || s.key(key, is: "scrub_geo")
+            || s.key(key, is: "status_withheld") || s.key(key, is: "user_withheld")
+            || s.key(key, is: "disconnect") || s.key(key, is: "warning") || s.key(key, is: "friends")
+            || s.key(key, is: "friends_str") || s.key(key, is: "event")
+    }
+
+    func spanEquals(_ span: ByteSpan, _ text: StaticString) -> Bool {
+        JSONScanner(UnsafeRawBufferPointer(start: base, count: span.end)).key(span, is: text)
+    }
+
+    // MARK: Resolution
+
+    /// The retweeted tweet of `index`: inline (`retweeted_status`, or a
+    /// flattened reference), else the page's `includes.tweets` entry.
+    func retweet(of index: Int) -> Int? {
+        let f = objects[index]
+        if let rt = f.retweet { return rt }
+        guard let ref = f.retweetRef else { return nil }
+        let entry = objects[ref]
+        if entry.idState == .valid {
+            for i in includedTweets where objects[i].idState == .valid && objects[i].id == entry.id { return i }
+        }
+        return entry.hasContent ? ref : nil
+    }
+
+    /// The author's screen name of `index`, direct or through `includes.users`.
+    func author(of index: Int) -> ByteSpan? {
+        let f = objects[index]
+        if let a = f.author { return a }
+        guard let id = f.authorID else { return nil }
+        let idBytes = UnsafeRawBufferPointer(start: base + id.start, count: id.end - id.start)
+        for u in includedUsers where u.id.end - u.id.start == idBytes.count {
+            if memcmp(base + u.id.start, idBytes.baseAddress!, idBytes.count) == 0 { return u.name }
+        }
+        return nil
+    }
+
+    /// The full text of `index`: the long form, else `full_text`, else `text`.
+    func fullText(of index: Int) -> ByteSpan? {
+        let f = objects[index]
+        return f.longText ?? f.fullText ?? f.text
+    }
+}
+
+/// What the decoder found of one tweet object: offsets, never copies.
+struct TweetFields {
+    var id: UInt64 = 0
+    var idState: IDState = .absent
+    var idFromStr = false
+    var author: ByteSpan?
+    var authorID: ByteSpan?
+    /// `entities` hashtags and user mentions: ranges into `TweetDecoder.spans`.
+    var hashtags: Range<Int> = 0..<0
+    var users: Range<Int> = 0..<0
+    /// `extended_tweet.entities` or `note_tweet.entities`, used instead when present.
+    var longHashtags: Range<Int> = 0..<0
+    var longUsers: Range<Int> = 0..<0
+    var hasLongEntities = false
+    var text: ByteSpan?
+    var fullText: ByteSpan?
+    var longText: ByteSpan?
+    /// v1.1 `retweeted_status`, decoded inline.
+    var retweet: Int?
+    /// The v2 `referenced_tweets` entry of type `retweeted`.
+    var retweetRef: Int?
+    /// `type` of a `referenced_tweets` entry.
+    var refType: ByteSpan?
+    /// Whether it carries more than a reference (text, entities or author).
+    var hasContent = false
+    var notice = false
+    var isContainer = false
+
+    var ownHashtags: Range<Int> { hasLongEntities ? longHashtags : hashtags }
+    var ownUsers: Range<Int> { hasLongEntities ? longUsers : users }
+
+    mutating func setID(_ v: IDValue, fromStr: Bool) {
+        switch v {
+        case .valid(let n): id = n; idState = .valid
+        case .invalid: idState = .invalid
+        case .null: return  // `"id_str": null` leaves the numeric id in charge
+        }
+        if fromStr { idFromStr = true }
+    }
+}
+
+enum IDState { case absent, valid, invalid }
+
+enum IDValue {
+    case valid(UInt64)
+    case invalid
+    case null
+}
+
+/// Why an object that stood where a tweet should be was not counted.
+public enum RejectedObject: Equatable, Sendable {
+    case noID, badID, notAnObject
+
+    public var message: String {
+        switch self {
+        case .noID: return "not a tweet: the object has no id"
+        case .badID: return "not a tweet: its id is not an unsigned 64-bit decimal integer"
+        case .notAnObject: return "not a tweet: expected a JSON object"
+        }
+    }
+}
+
+extension JSONScanner {
+    /// An id written as a number or a string of decimal digits.
+    mutating func idValue() throws(JSONError) -> IDValue {
+        let c = try peek()
+        if c == UInt8(ascii: "\"") {
+            let span = try readString()
+            return JSONText.uint64(span, in: base).map(IDValue.valid) ?? .invalid
+        }
+        if c == UInt8(ascii: "-") || isDigit(c) {
+            let span = try readNumber()
+            return JSONText.uint64(span, in: base).map(IDValue.valid) ?? .invalid
+        }
+        if c == UInt8(ascii: "n") { try skipValue(); return .null }
+        try skipValue()
+        return .invalid
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

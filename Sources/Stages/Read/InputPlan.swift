@@ -1,0 +1,155 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One piece of work a worker takes whole: a file, a byte range of a big
+/// JSON-lines file, or standard input.
+public struct WorkUnit: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case file(String)
+        /// Bytes `range` of a JSON-lines file; the range starts at a line start.
+        case range(String, Range<Int64>)
+        case standardInput
+    }
+
+    public var kind: Kind
+    /// Bytes in the unit, when known (for progress and the summary).
+    public var size: Int64?
+    /// For a range: whether it continues the range before it (line numbers add up).
+    public var continuesPrevious = false
+
+    public var displayPath: String {
+        switch kind {
+        case .file(let p), .range(let p, _): return p
+        case .standardInput: return "<stdin>"
+        }
+    }
+}
+
+/// Expands the command line's paths into ordered work units (SPEC §3).
+///
+/// Folders are walked recursively in byte order of names, hidden entries and
+/// files that are plainly not dumps (by name) skipped; symbolic links to
+/// folders are not followed, so a link loop cannot trap the walk. A plain
+/// JSON-lines file bigger than `splitSize` is cut into byte ranges at line
+/// starts, so one big file still spreads over every core.
+public struct InputPlan {
+    public private(set) var units: [WorkUnit] = []
+    /// Paths that could not be read at all.
+    public private(set) var problems: [InputProblem] = []
+    /// Walked files passed over by name.
+    public private(set) var skipped: [(path: String, reason: String)] = []
+
+    public init(paths: [String], splitSize: Int64 = 32 << 20) {
+        for path in paths {
+            if path == "-" {
+                units.append(WorkUnit(kind: .standardInput))
+                continue
+            }
+            add(path, explicit: true, splitSize: splitSize)
+        }
+    }
+
+    private mutating func add(_ path: String, explicit: Bool, splitSize: Int64) {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            let reason = String(cString: strerror(errno))
+            problems.append(InputProblem(origin: Origin(path: path), line: nil, reason: "cannot read: \(reason)"))
+            return
+        }
+        let type = st.st_mode & S_IFMT
+        if type == S_IFDIR {
+            if !explicit {
+                var lst = stat()
+                if lstat(path, &lst) == 0, lst.st_mode & S_IFMT == S_IFLNK {
+                    skipped.append((path, "a symbolic link to a folder (not followed)"))
+                    return
+                }
+            }
+            walk(path, splitSize: splitSize)
+        } else if type == S_IFREG {
+            addFile(path, size: Int64(st.st_size), splitSize: splitSize)
+        } else if explicit {
+            // A FIFO or device named on the command line is read as a stream.
+            units.append(WorkUnit(kind: .file(path)))
+        } else {
+            skipped.append((path, "not a regular file"))
+        }
+    }
+
+    private mutating func walk(_ folder: String, splitSize: Int64) {
+        guard let dir = opendir(folder) else {
+            problems.append(InputProblem(origin: Origin(path: folder), line: nil,
+                                         reason: "cannot list: \(String(cString: strerror(errno)))"))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        closedir(dir)
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let base = folder.hasSuffix("/") ? folder : folder + "/"
+        for name in names {
+            let path = base + name
+            var st = stat()
+            if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let why = InputReader.skipReason(name: name) {
+                skipped.append((path, why))
+                continue
+            }
+            add(path, explicit: false, splitSize: splitSize)
+        }
+    }
+
+    private mutating func addFile(_ path: String, size: Int64, splitSize: Int64) {
+        guard size > splitSize, let ranges = InputPlan.lineRanges(path: path, size: size, target: splitSize) else {
+            units.append(WorkUnit(kind: .file(path), size: size))
+            return
+        }
+        for (i, r) in ranges.enumerated() {
+            units.append(WorkUnit(kind: .range(path, r), size: r.upperBound - r.lowerBound, continuesPrevious: i > 0))
+        }
+    }
+
+    /// Cuts a plain JSON-lines file into ranges of about `target` bytes that
+    /// start at line starts; nil when the file is compressed, a container or
+    /// not JSON lines (those are read whole).
+    static func lineRanges(path: String, size: Int64, target: Int64) -> [Range<Int64>]? {
+        guard let file = try? FileSource(path: path) else { return nil }
+        guard let head = try? file.peek(at: 0, count: 1 << 16), !Magic.detect(head).needsArchive else { return nil }
+        var framer = RecordFramer()
+        let decided: RecordFramer.Layout = head.withUnsafeBytes { raw in
+            _ = framer.next(raw, isEnd: head.count < (1 << 16))
+            return framer.layout
+        }
+        guard decided == .lines else { return nil }
+        var ranges: [Range<Int64>] = []
+        var start: Int64 = 0
+        while start < size {
+            var cut = start + target
+            if cut >= size {
+                ranges.append(start..<size)
+                break
+            }
+            // Move the cut just past the next newline.
+            var found = false
+            while cut < size, !found {
+                guard let chunk = try? file.peek(at: cut, count: 1 << 16), !chunk.isEmpty else { break }
+                if let nl = chunk.firstIndex(of: 0x0A) {
+                    cut += Int64(nl) + 1
+                    found = true
+                } else {
+                    cut += Int64(chunk.count)
+                }
+            }
+            if !found { cut = size }
+            ranges.append(start..<cut)
+            start = cut
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a record came from: the path, the chain of archive members leading
+/// to it (outermost first), so messages can name both.
+public struct Origin: Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var members: [String]
+
+    public init(path: String, members: [String] = []) {
+        self.path = path
+        self.members = members
+    }
+
+    func member(_ name: String) -> Origin { Origin(path: path, members: members + [name]) }
+
+    /// `dumps/a.tar (member 2019/03/01/00.json.bz2)`, or the path alone.
+    public var description: String {
+        members.isEmpty ? path : "\(path) (member \(members.joined(separator: " » ")))"
+    }
+}
+
+/// Receives what the reader finds, in order.
+public protocol RecordHandler: AnyObject {
+    /// One record; the bytes are valid only during the call.
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin)
+    /// Input that could not be read or framed.
+    func problem(_ problem: InputProblem)
+    /// A member or file passed over on purpose (not tweet data).
+    func skipped(_ origin: Origin, reason: String)
+    /// Whether to stop now (`--strict` after a problem, or an interrupt).
+    var shouldStop: Bool { get }
+}
+
+/// Something in the input that was skipped as bad (SPEC §8).
+public struct InputProblem: Error, Sendable, CustomStringConvertible {
+    public var origin: Origin
+    /// The line the bad record starts on; nil for a whole file or stream.
+    public var line: Int?
+    public var reason: String
+
+    public init(origin: Origin, line: Int?, reason: String) {
+        self.origin = origin
+        self.line = line
+        self.reason = reason
+    }
+
+    public var description: String {
+        if let line { return "\(origin), line \(line): \(reason)" }
+        return "\(origin): \(reason)"
+    }
+}
+
+/// Turns a file, a byte range, standard input or any `ByteSource` into
+/// records, opening compressed streams and containers on the way — also
+/// when a member is itself compressed or a container (SPEC §3).
+///
+/// One reader per worker: it owns the record buffer, which grows up to the
+/// record cap and is reused for every input the worker reads.
+public final class InputReader {
+    public let maxRecord: Int
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// Containers nest at most this deep (a zip bomb of zips ends here).
+    static let maxDepth = 8
+
+    /// - Parameters:
+    ///   - maxRecord: the longest record kept; longer ones are reported and skipped.
+    ///   - bufferSize: the initial read buffer; it grows for long records.
+    public init(maxRecord: Int = 16 << 20, bufferSize: Int = 4 << 20) {
+        self.maxRecord = maxRecord
+        buffer = .allocate(byteCount: max(16, bufferSize), alignment: 64)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Reads one work unit and hands every record to `handler`.
+    ///
+    /// Problems are reported to the handler, never thrown: a bad member does
+    /// not stop the next one.
+    ///
+    /// - Returns: the number of lines the unit spans (for byte ranges, whose
+    ///   line numbers are relative to the range).
+    @discardableResult
+    public func read(_ unit: WorkUnit, handler: RecordHandler) -> Int {
+        let origin = Origin(path: unit.displayPath)
+        let source: ByteSource
+        switch unit.kind {
+        case .standardInput:
+            source = FileSource(descriptor: 0)
+        case .file(let path), .range(let path, _):
+            do {
+                var range: Range<Int64>?
+                if case .range(_, let r) = unit.kind { range = r }
+                source = try FileSource(path: path, range: range)
+            } catch {
+                handler.problem(InputProblem(origin: origin, line: nil, reason: "cannot open: \(error.message)"))
+                return 0
+            }
+        }
+        if case .range = unit.kind {
+            // A range of a file already known to be JSON lines.
+            return frame(source, origin: origin, layout: .lines, handler: handler)
+        }
+        return read(source, origin: origin, depth: 0, handler: handler)
+    }
+
+    /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.
+    @discardableResult
+    public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, handler: RecordHandler) -> Int {
+        let prefix: [UInt8], stream: ByteSource
+        do {
+            (prefix, stream) = try sniff(source, count: 4096)
+        } catch {
+            handler.problem(InputProblem(origin: origin, line: nil, reason: "cannot read: \(error.message)"))
+            return 0
+        }
+        let magic = Magic.detect(prefix)
+        guard magic.needsArchive else {
+            if let kind = InputReader.nonTweetArchiveData(prefix) {
+                handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
+                return 0
+            }
+            return frame(stream, origin: origin, layout: .undecided, handler: handler)
+        }
+        guard depth < InputReader.maxDepth else {
+            handler.problem(InputProblem(origin: origin, line: nil,
+                                         reason: "archives nested more than \(InputReader.maxDepth) deep; not opened"))
+            return 0
+        }
+        let archive: ArchiveReader
+        do {
+            archive = try ArchiveReader(source: stream)
+        } catch {
+            handler.problem(InputProblem(origin: origin, line: nil, reason: "\(magic.name) data: \(error.message)"))
+            return 0
+        }
+        var lines = 0
+        while !handler.shouldStop {
+            let entry: ArchiveReader.Entry
+            do {
+                guard let next = try archive.nextEntry() else { break }
+                entry = next
+            } catch {
+                handler.problem(InputProblem(origin: origin, line: nil,
+                                             reason: "corrupt or truncated \(magic.name) data, the rest is skipped: \(error.message)"))
+                break
+            }
+            guard entry.isRegularFile else { continue }
+            if entry.isRaw {
+                lines += read(archive.entryData(), origin: origin, depth: depth + 1, handler: handler)
+                continue
+            }
+            let memberOrigin = origin.member(entry.path)
+            if let why = InputReader.skipReason(name: entry.path) {
+                handler.skipped(memberOrigin, reason: why)
+                continue
+            }
+            _ = read(archive.entryData(), origin: memberOrigin, depth: depth + 1, handler: handler)
+        }
+        return lines
+    }
+
+    /// Frames a stream into records.
+    ///
+    /// - Returns: the number of lines read.
+    private func frame(_ source: ByteSource, origin: Origin, layout: RecordFramer.Layout,
+                       handler: RecordHandler) -> Int {
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        var filled = 0
+        var atEnd = false
+        while true {
+            let event = framer.next(UnsafeRawBufferPointer(start: buffer.baseAddress, count: filled), isEnd: atEnd)
+            switch event {
+            case .record(let range, let line):
+                handler.record(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range]),
+                               line: line, origin: origin)
+                if handler.shouldStop { return framer.line - 1 }
+            case .tooLong(let line):
+                handler.problem(InputProblem(origin: origin, line: line,
+                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+            case .needMore:
+                if atEnd { return framer.line - 1 }
+                let keep = framer.retainFrom
+                if keep > 0 {
+                    if filled > keep { memmove(buffer.baseAddress!, buffer.baseAddress! + keep, filled - keep) }
+                    filled -= keep
+                    framer.shift(by: keep)
+                }
+                if filled > buffer.count / 2 { grow() }
+                do {
+                    let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                    if n == 0 { atEnd = true }
+                    filled += n
+                } catch {
+                    handler.problem(InputProblem(origin: origin, line: framer.line,
+                                                 reason: "corrupt or truncated data, the rest is skipped: \(error.message)"))
+                    return framer.line - 1
+                }
+            }
+        }
+    }
+
+    private func grow() {
+        let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 64)
+        bigger.copyMemory(from: UnsafeRawBufferPointer(buffer))
+        buffer.deallocate()
+        buffer = bigger
+    }
+
+    // MARK: What is not tweet data
+
+    /// File endings that are never dumps: an account archive's pages, media
+    /// and fonts, and a folder's documentation. Skipped in folders and
+    /// containers; a file named on the command line is always read.
+    static let nonDataExtensions: Set<String> = [
+        "html", "htm", "css", "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff",
+        "mp4", "mov", "webm", "m4a", "m4v", "mp3", "ogg", "wav", "woff", "woff2", "ttf", "otf", "eot",
+        "pdf", "md", "rst", "yml", "yaml", "py", "sh", "swift", "map",
+    ]
+
+    /// Why a member or walked file is skipped by its name, or nil to read it.
+    public static func skipReason(name: String) -> String? {
+        let parts = name.split(separator: "/")
+        if parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { return "hidden" }
+        guard let last = parts.last, let dot = last.lastIndex(of: ".") else { return nil }
+        let ext = last[last.index(after: dot)...].lowercased()
+        return nonDataExtensions.contains(ext) ? "not tweet data (.\(ext))" : nil
+    }
+
+    /// The kind of an account-archive `window.YTD.<kind>.partN` file that is
+    /// not tweets (likes, followers, …); nil for tweets and everything else.
+    static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? {
+        var i = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < prefix.count, isSpace(prefix[i]) { i += 1 }
+        let marker = Array("window.YTD.".utf8)
+        guard prefix.count >= i + marker.count, Array(prefix[i..<i + marker.count]) == marker else { return nil }
+        let rest = prefix[(i + marker.count)...]
+        guard let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let kind = String(decoding: rest[..<dot], as: UTF8.self)
+        return kind == "tweets" || kind == "tweet" ? nil : kind
+    }
+}
+
+extension Magic {
+    var name: String {
+        switch self {
+        case .compressed(let n), .container(let n): return n
+        case .plain: return "plain"
+        }
+    }
+}

@@ -1,0 +1,323 @@
+/// Cuts a byte stream into records: the unit that is parsed, counted or
+/// skipped as bad on its own.
+///
+/// The first value of a stream decides the layout:
+///
+///     {…}⏎{…}⏎{…}⏎            JSON lines: each line is a record (memchr fast path)
+///     [⏎  {…},⏎  {…}⏎]       a document array: each element is a record, so a
+///     window.YTD.tweets… = [  tweets.js of any size streams element by element
+///     {⏎  "data": …⏎}⏎{…}     pretty-printed objects: each whole value is a record
+///
+/// A leading UTF-8 byte-order mark, blank lines, and CR before LF are skipped.
+/// A record longer than `maxRecord` is reported and skipped without being
+/// held in memory. Records are handed out as offsets into the caller's buffer;
+/// the framer keeps only small state between calls, so a record may straddle
+/// any number of reads (the tests split inputs at every offset).
+public struct RecordFramer {
+    public enum Layout: Equatable, Sendable { case undecided, lines, document }
+
+    /// What `next` found.
+    public enum Event: Equatable {
+        /// A record: `range` of the buffer, starting on `line` (1-based).
+        case record(range: Range<Int>, line: Int)
+        /// A record longer than the cap was skipped; it started on `line`.
+        case tooLong(line: Int)
+        /// Nothing more until more bytes arrive (or, at the end, nothing more at all).
+        case needMore
+    }
+
+    public private(set) var layout: Layout
+    public let maxRecord: Int
+
+    /// Where unconsumed input starts in the caller's buffer.
+    public private(set) var retainFrom = 0
+    /// Line number at `retainFrom`.
+    public private(set) var line = 1
+    private var atStreamStart = true
+
+    // Document-layout state, all relative to `retainFrom`.
+    private var scanned = 0          // bytes of the current value already scanned
+    private var depth = 0
+    private var inString = false
+    private var escapeNext = false
+    private var inValue = false      // scanning a value (as opposed to between values)
+    private var newlinesInValue = 0
+    private var arrayDepth = 0       // 1 while streaming the elements of a top-level array
+    private var discarding = false   // past the cap: scanning on without keeping bytes
+    private var discardLine = 0     // where the skipped over-long value started
+    private var valueIsScalar = false
+
+    public init(layout: Layout = .undecided, maxRecord: Int = 16 << 20, firstLine: Int = 1) {
+        self.layout = layout
+        self.maxRecord = maxRecord
+        self.line = firstLine
+    }
+
+    /// Tells the framer that the caller dropped the first `count` bytes of its buffer.
+    public mutating func shift(by count: Int) {
+        precondition(count <= retainFrom)
+        retainFrom -= count
+    }
+
+    /// The next event for `buffer`, which holds everything from `retainFrom` on
+    /// (and the caller's older bytes before it); `isEnd` says no more will come.
+    public mutating func next(_ buffer: UnsafeRawBufferPointer, isEnd: Bool) -> Event {
+        let bytes = buffer.bindMemory(to: UInt8.self)
+        while true {
+            if atStreamStart {
+                // A byte-order mark is only meaningful as the very first bytes.
+                guard skipBOM(bytes, isEnd: isEnd) else { return .needMore }
+            }
+            switch layout {
+            case .undecided:
+                guard let decided = decideLayout(bytes, isEnd: isEnd) else { return .needMore }
+                layout = decided
+            case .lines:
+                return nextLine(bytes, isEnd: isEnd)
+            case .document:
+                return nextValue(bytes, isEnd: isEnd)
+            }
+        }
+    }
+
+    // MARK: Layout
+
+    private mutating func skipBOM(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Bool {
+        let avail = b.count - retainFrom
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for k in 0..<min(avail, 3) where b[retainFrom + k] != bom[k] {
+            atStreamStart = false
+            return true
+        }
+        if avail < 3 && !isEnd { return false }
+        if avail >= 3 { retainFrom += 3 }
+        atStreamStart = false
+        return true
+    }
+
+    /// Looks at the first value: lines unless it is an array, an archive's
+    /// `window.YTD… =` assignment, or an object that spans lines.
+    private mutating func decideLayout(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Layout? {
+        var i = retainFrom
+        while i < b.count, isSpace(b[i]) { i += 1 }
+        guard i < b.count else { return isEnd ? .lines : nil }
+        switch b[i] {
+        case UInt8(ascii: "["), UInt8(ascii: "w"):
+            return .document
+        case UInt8(ascii: "{"):
+            // Does the first object close before the first newline?
+            var depth = 0, inString = false, escape = false
+            while i < b.count {
+                let c = b[i]
+                if inString {
+                    if escape { escape = false } else if c == 0x5C { escape = true } else if c == 0x22 { inString = false }
+                    else if c == 0x0A { return .lines }
+                } else {
+                    switch c {
+                    case 0x22: inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 { return .lines }
+                    case 0x0A: return .document
+                    default: break
+                    }
+                }
+                i += 1
+                if i - retainFrom > maxRecord { return .lines }
+            }
+            return isEnd ? .lines : nil
+        default:
+            return .lines
+        }
+    }
+
+    // MARK: Lines
+
+    private mutating func nextLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
+        while true {
+            let start = retainFrom
+            guard start < b.count else { return .needMore }
+            let end: Int
+            if let nl = findNewline(b, from: start) {
+                end = nl
+                retainFrom = nl + 1
+            } else if discarding {
+                retainFrom = b.count
+                if isEnd { discarding = false }
+                return .needMore
+            } else if b.count - start > maxRecord {
+                discarding = true
+                discardLine = line
+                retainFrom = b.count
+                return .tooLong(line: line)
+            } else if isEnd {
+                end = b.count
+                retainFrom = b.count
+            } else {
+                return .needMore
+            }
+            let thisLine = line
+            line += 1
+            if discarding {
+                discarding = false
+                continue
+            }
+            if end - start > maxRecord { return .tooLong(line: thisLine) }
+            // Trim surrounding white space (including the CR of CRLF); skip blank lines.
+            var s = start, e = end
+            while s < e, isSpace(b[s]) { s += 1 }
+            while e > s, isSpace(b[e - 1]) { e -= 1 }
+            if s == e { continue }
+            return .record(range: s..<e, line: thisLine)
+        }
+    }
+
+    @inline(__always)
+    private func findNewline(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let p = memchr(b.baseAddress! + start, 0x0A, b.count - start) else { return nil }
+        return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    }
+
+    // MARK: Documents
+
+    private mutating func nextValue(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
+        while true {
+            if !inValue {
+                // Between values: white space, separators, an archive's assignment.
+                var i = retainFrom
+                while i < b.count {
+                    let c = b[i]
+                    if c == 0x0A { line += 1; i += 1; continue }
+                    if isSpace(c) || c == UInt8(ascii: ";") || (arrayDepth > 0 && c == UInt8(ascii: ",")) {
+                        i += 1; continue
+                    }
+                    break
+                }
+                retainFrom = i
+                guard i < b.count else { return .needMore }
+                let c = b[i]
+                if arrayDepth == 0 && c == UInt8(ascii: "w") {
+                    // `window.YTD.tweets.part0 = [`: skip through the `=`.
+                    guard let eq = find(UInt8(ascii: "="), b, from: i, before: 0x0A) else {
+                        if b.count - i > 4096 || isEnd { return skipRestOfLine(b, isEnd: isEnd) }
+                        return .needMore
+                    }
+                    retainFrom = eq + 1
+                    continue
+                }
+                if arrayDepth == 0 && c == UInt8(ascii: "[") {
+                    arrayDepth = 1
+                    retainFrom = i + 1
+                    continue
+                }
+                if arrayDepth > 0 && c == UInt8(ascii: "]") {
+                    arrayDepth = 0
+                    retainFrom = i + 1
+                    continue
+                }
+                if !(c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == 0x22 || c == UInt8(ascii: "-")
+                     || isDigit(c) || c == UInt8(ascii: "t") || c == UInt8(ascii: "f") || c == UInt8(ascii: "n")) {
+                    // Not JSON at all (an HTML page, say): the rest of the line is one bad record.
+                    return skipRestOfLine(b, isEnd: isEnd)
+                }
+                inValue = true
+                valueIsScalar = !(c == UInt8(ascii: "{") || c == UInt8(ascii: "["))
+                scanned = 0; depth = 0; inString = false; escapeNext = false; newlinesInValue = 0
+            }
+            // Scan on from where the last call stopped.
+            var i = retainFrom + scanned
+            var ended = false
+            while i < b.count {
+                let c = b[i]
+                if c == 0x0A { newlinesInValue += 1 }
+                if inString {
+                    if escapeNext { escapeNext = false }
+                    else if c == 0x5C { escapeNext = true }
+                    else if c == 0x22 { inString = false; if depth == 0 && valueIsScalar { i += 1; ended = true; break } }
+                } else if valueIsScalar {
+                    if c == 0x22 && i == retainFrom { inString = true }
+                    else if isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
+                        if c == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
+                        ended = true
+                        break
+                    }
+                } else {
+                    switch c {
+                    case 0x22: inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 { i += 1; ended = true }
+                    default: break
+                    }
+                    if ended { break }
+                }
+                i += 1
+                if !discarding && i - retainFrom > maxRecord {
+                    discarding = true
+                    discardLine = line
+                }
+            }
+            if !ended && !isEnd {
+                if discarding {
+                    // Forget what was scanned; keep only the state.
+                    retainFrom = i
+                    scanned = 0
+                } else {
+                    scanned = i - retainFrom
+                }
+                return .needMore
+            }
+            // A whole value, or the end of input inside one (a truncated document).
+            let start = retainFrom, startLine = line
+            if i == start && !ended { return .needMore }
+            retainFrom = i
+            line += newlinesInValue
+            inValue = false
+            if discarding {
+                discarding = false
+                return .tooLong(line: discardLine)
+            }
+            if !ended { arrayDepth = 0 }
+            return .record(range: start..<i, line: startLine)
+        }
+    }
+
+    private mutating func skipRestOfLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
+        let start = retainFrom
+        if let nl = findNewline(b, from: start) {
+            retainFrom = nl + 1
+            let l = line
+            line += 1
+            return .record(range: start..<nl, line: l)
+        }
+        if b.count - start > maxRecord {
+            retainFrom = b.count
+            return .tooLong(line: line)
+        }
+        guard isEnd else { return .needMore }
+        retainFrom = b.count
+        return .record(range: start..<b.count, line: line)
+    }
+
+    private func find(_ byte: UInt8, _ b: UnsafeBufferPointer<UInt8>, from: Int, before stop: UInt8) -> Int? {
+        var i = from
+        while i < b.count {
+            if b[i] == byte { return i }
+            if b[i] == stop { return nil }
+            i += 1
+        }
+        return nil
+    }
+}
+
+@inline(__always) func isSpace(_ c: UInt8) -> Bool {
+    c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,87 @@
+/// The `table` format: a report for people at a terminal.
+///
+///     #stanford · 1,204 tweets
+///
+///       Hashtags                 count
+///       #stanford                1,204
+///       #gotrees                   311
+///
+///       Users                    count
+///       @stanford                  208
+///
+/// Mentions wider than the terminal allows are cut with an ellipsis; counts
+/// are right-aligned. Widths count East Asian wide characters as two columns.
+public struct TableRenderer {
+    public var width: Int
+
+    public init(width: Int = 80) { self.width = max(30, width) }
+
+    public func render(_ reports: [TermReport]) -> String {
+        var out = ""
+        for (n, r) in reports.enumerated() {
+            if n > 0 { out += "\n" }
+            out += "\(r.term) · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
+            section("Hashtags", r.hashtags, into: &out)
+            section("Users", r.users, into: &out)
+        }
+        return out
+    }
+
+    private func section(_ title: String, _ rows: [MentionCount], into out: inout String) {
+        out += "\n"
+        let counts = rows.map { TableRenderer.grouped($0.count) }
+        let countWidth = max(5, counts.map(\.count).max() ?? 0)
+        let widest = rows.map { TableRenderer.columns($0.mention) }.max() ?? 0
+        let nameWidth = min(max(widest, title.count, 20), width - countWidth - 4)
+        out += "  " + pad(title, nameWidth) + "  " + String(repeating: " ", count: countWidth - 5) + "count\n"
+        if rows.isEmpty {
+            out += "  (none)\n"
+            return
+        }
+        for (row, count) in zip(rows, counts) {
+            out += "  " + pad(cut(row.mention, nameWidth), nameWidth) + "  "
+                + String(repeating: " ", count: countWidth - count.count) + count + "\n"
+        }
+    }
+
+    private func pad(_ s: String, _ w: Int) -> String {
+        s + String(repeating: " ", count: max(0, w - TableRenderer.columns(s)))
+    }
+
+    private func cut(_ s: String, _ w: Int) -> String {
+        guard TableRenderer.columns(s) > w else { return s }
+        var out = "", used = 0
+        for ch in s {
+            let c = TableRenderer.columns(String(ch))
+            if used + c > w - 1 { break }
+            out.append(ch)
+            used += c
+        }
+        return out + "…"
+    }
+
+    /// 1234567 → "1,234,567".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, ch) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(ch)
+        }
+        return out
+    }
+
+    /// Terminal columns: wide (CJK, emoji) characters take two, marks none.
+    static func columns(_ s: String) -> Int {
+        var n = 0
+        for ch in s {
+            guard let scalar = ch.unicodeScalars.first else { continue }
+            let v = scalar.value
+            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+            n += wide ? 2 : 1
+        }
+        return n
+    }
+}

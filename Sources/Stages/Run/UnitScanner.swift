@@ -1,0 +1,103 @@
+import Synchronization
+
+/// The per-worker stages, record by record: decode, extract, match; the
+/// matches of a unit go into an `Extraction`.
+///
+/// A worker keeps one scanner for all the units it takes, so its decoder
+/// buffers and mention table are reused; `begin`/`finish` bracket a unit.
+public final class UnitScanner: RecordHandler {
+    private let decoder = TweetDecoder()
+    private let table = MentionTable()
+    private let matcher: TermMatcher
+    private let extractor: MentionExtractor
+    private let control: RunControl
+    private var mentions = MentionSet()
+    private var result = Extraction()
+    private var localKeys: [Int32: Int32] = [:]
+
+    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(), control: RunControl) {
+        matcher = TermMatcher(terms: terms, table: table)
+        self.extractor = extractor
+        self.control = control
+    }
+
+    public func begin() {
+        result = Extraction()
+        localKeys.removeAll(keepingCapacity: true)
+    }
+
+    public func finish(lines: Int) -> Extraction {
+        result.lines = lines
+        return result
+    }
+
+    public var shouldStop: Bool { control.isStopped }
+
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        result.stats.records += 1
+        do {
+            try decoder.decode(bytes)
+        } catch {
+            problem(InputProblem(origin: origin, line: line, reason: error.message))
+            return
+        }
+        for rejected in decoder.rejected {
+            problem(InputProblem(origin: origin, line: line, reason: rejected.message))
+        }
+        result.stats.notices += decoder.notices
+        for index in decoder.outputs {
+            result.stats.tweets += 1
+            mentions.removeAll()
+            extractor.extract(index, from: decoder, table: table, into: &mentions)
+            let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)
+            guard mask != 0 else { continue }
+            result.tweetIDs.append(decoder.objects[index].id)
+            result.termMasks.append(mask)
+            for id in mentions.ids {
+                if let local = localKeys[id] {
+                    result.mentions.append(local)
+                } else {
+                    let local = Int32(result.keys.count)
+                    result.keys.append(table.keys[Int(id)])
+                    localKeys[id] = local
+                    result.mentions.append(local)
+                }
+            }
+            result.mentionEnds.append(Int32(result.mentions.count))
+        }
+    }
+
+    public func problem(_ p: InputProblem) {
+        result.addProblem(p)
+        control.problemSeen(p)
+    }
+
+    public func skipped(_ origin: Origin, reason: String) {
+        result.stats.skippedMembers += 1
+        result.skipped.append((origin, reason))
+    }
+}
+
+/// What all workers of a run share: the stop flag (set by `--strict` on the
+/// first problem, or by an interrupt) and the problem that stopped the run.
+public final class RunControl: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    private let firstProblem = Mutex<InputProblem?>(nil)
+    public let strict: Bool
+
+    public init(strict: Bool) { self.strict = strict }
+
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    /// Under `--strict`, the first problem stops every worker.
+    func problemSeen(_ p: InputProblem) {
+        guard strict else { return }
+        firstProblem.withLock { if $0 == nil { $0 = p } }
+        stop()
+    }
+
+    /// The problem that stopped a strict run.
+    public var stoppingProblem: InputProblem? { firstProblem.withLock { $0 } }
+}
