@@ -34,7 +34,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PipelineTests",
-            dependencies: ["Stages"],
+            // Depends on the executable only so that `swift test` builds it; tests run the binary.
+            dependencies: ["Stages", "Pipeline"],
             path: "Tests/PipelineTests"
         ),
     ]

@@ -98,7 +98,10 @@ struct ReportCommand {
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
         let started = DispatchTime.now()
-        let plan = InputPlan(paths: paths)
+        // Big JSON-lines files are cut into ranges of this size for the cores
+        // (SMASHTAG_SPLIT_BYTES lets tests cut small files too).
+        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
+        let plan = InputPlan(paths: paths, splitSize: max(1, split))
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
         for p in plan.problems {

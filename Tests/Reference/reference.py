@@ -1,0 +1,489 @@
+#!/usr/bin/env python3
+"""Independent reference implementation of `smashtag report` (SPEC.md).
+
+This script is NOT part of the product.  It is a deliberately separate,
+stdlib-only Python re-implementation of the popularity report, written from
+SPEC.md without looking at the Swift sources, and it is used to derive the
+expected outputs in Tests/Reference/expected/ (see regenerate.sh and
+corpus_cases.json).  The Swift test-suite compares the `smashtag` binary's
+output to those files byte for byte.
+
+    python3 reference.py [--min-count N] [--top N] [--format csv|json]
+                         -t TERM [-t TERM...] PATH...
+
+The report goes to stdout; the number of bad records (and where they were)
+goes to stderr as a final line `bad_records=N`.
+
+Decisions beyond SPEC.md are marked "DECISION" in comments.
+"""
+
+import argparse
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import re
+import sys
+import tarfile
+import unicodedata
+import zipfile
+
+U64_MAX = 18446744073709551615
+NOTICE_KEYS = {"delete", "limit", "scrub_geo", "status_withheld", "user_withheld",
+               "disconnect", "warning", "friends", "friends_str", "event"}
+ARCHIVE_PREFIX = re.compile(rb"\A\s*window\.YTD\.[A-Za-z0-9_.]+\s*=\s*")
+DIGITS = re.compile(r"\A[0-9]+\Z")
+
+
+def norm(s):
+    """NFC, then full Unicode lowercasing (SPEC section 5)."""
+    return unicodedata.normalize("NFC", s).lower()
+
+
+# ---------------------------------------------------------------- bad input
+
+class Bad:
+    """Counts skipped records, remembering where the first few were."""
+
+    def __init__(self):
+        self.count = 0
+        self.where = []
+
+    def add(self, source, line, why):
+        self.count += 1
+        if len(self.where) < 20:
+            self.where.append("%s:%s: %s" % (source, line, why))
+
+
+# ---------------------------------------------------------------- inputs
+
+def read_path(path, sink):
+    """Feed every file below `path` (or stdin for '-') to sink(name, bytes)."""
+    if path == "-":
+        sink("<stdin>", sys.stdin.buffer.read())
+    elif os.path.isdir(path):
+        # Folders: recursive, hidden entries skipped, sorted bytewise by name.
+        names = sorted(os.listdir(path), key=os.fsencode)
+        for name in names:
+            if not name.startswith("."):
+                read_path(os.path.join(path, name), sink)
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            sink(path, None, str(e))
+            return
+        sink(path, data)
+
+
+def hidden_member(name):
+    return any(part.startswith(".") for part in name.split("/") if part)
+
+
+def unpack(name, data, on_plain, bad):
+    """Decompress / open containers by magic bytes, recursively."""
+    try:
+        if data[:2] == b"\x1f\x8b":
+            return unpack(name, gzip.decompress(data), on_plain, bad)
+        if data[:3] == b"BZh":
+            return unpack(name, bz2.decompress(data), on_plain, bad)
+        if data[:6] == b"\xfd7zXZ\x00":
+            return unpack(name, lzma.decompress(data), on_plain, bad)
+    except (OSError, EOFError, lzma.LZMAError, ValueError) as e:
+        bad.add(name, 0, "corrupt compressed stream: %s" % e)
+        return
+    if data[:4] in (b"\x28\xb5\x2f\xfd", b"\x04\x22\x4d\x18"):
+        # DECISION: zstd/lz4 are not in the stdlib; the corpus has none.
+        bad.add(name, 0, "zstd/lz4 not supported by the reference")
+        return
+    if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                for info in z.infolist():  # archive order
+                    if not info.is_dir() and not hidden_member(info.filename):
+                        unpack(name + "/" + info.filename, z.read(info), on_plain, bad)
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
+            bad.add(name, 0, "corrupt zip: %s" % e)
+        return
+    if len(data) >= 262 and data[257:262] == b"ustar":
+        try:
+            with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as t:
+                for m in t:  # archive order
+                    if m.isfile() and not hidden_member(m.name):
+                        unpack(name + "/" + m.name, t.extractfile(m).read(), on_plain, bad)
+        except (tarfile.TarError, OSError, EOFError) as e:
+            bad.add(name, 0, "corrupt tar: %s" % e)
+        return
+    on_plain(name, data)
+
+
+# ---------------------------------------------------------------- records
+
+def _no_constants(name):
+    raise ValueError("not JSON: %s" % name)  # reject NaN / Infinity
+
+
+DECODER = json.JSONDecoder(parse_constant=_no_constants)
+
+
+def loads(text):
+    value, end = DECODER.raw_decode(text, 0)
+    if text[end:].strip(" \t\r\n"):
+        raise ValueError("trailing data")
+    return value
+
+
+def records(name, data, bad):
+    """Yield (line_number, value) for each valid JSON record of a plain file."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    m = ARCHIVE_PREFIX.match(data)
+    if m:
+        data = data[m.end():]
+        yield from documents(name, data, bad)
+        return
+    lines = data.split(b"\n")
+    first = next((i for i, l in enumerate(lines) if l.strip(b" \t\r")), None)
+    if first is None:
+        return
+    # Document mode when the first JSON value spans several lines.
+    try:
+        loads(lines[first].decode("utf-8"))
+        multi_line = False
+    except ValueError:
+        rest = b"\n".join(lines[first:])
+        try:
+            text = rest.decode("utf-8")
+            _, end = DECODER.raw_decode(text, 0)
+            multi_line = "\n" in text[:end]
+        except ValueError:
+            multi_line = False
+    if multi_line:
+        yield from documents(name, b"\n".join(lines[first:]), bad, first + 1)
+        return
+    for i, raw in enumerate(lines):
+        line = raw.rstrip(b"\r")
+        if not line.strip(b" \t"):
+            continue
+        try:
+            yield i + 1, loads(line.decode("utf-8"))
+        except ValueError as e:  # includes UnicodeDecodeError
+            bad.add(name, i + 1, "invalid JSON (%s)" % e)
+
+
+def documents(name, data, bad, first_line=1):
+    """One or more whole JSON values, separated by whitespace."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        bad.add(name, first_line, "invalid UTF-8 (%s)" % e)
+        return
+    pos = 0
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if pos >= len(text):
+            return
+        line = first_line + text.count("\n", 0, pos)
+        try:
+            value, pos = DECODER.raw_decode(text, pos)
+        except ValueError as e:
+            # DECISION: after a broken document the rest of the file cannot be
+            # resynchronised; it counts as one bad record.
+            bad.add(name, line, "invalid JSON (%s)" % e)
+            return
+        yield line, value
+
+
+# ---------------------------------------------------------------- tweets
+
+def tweet_id(tweet):
+    """The tweet id as int, or None when missing / invalid."""
+    # DECISION: a key whose value is null counts as absent.
+    raw = tweet.get("id_str")
+    if raw is None:
+        raw = tweet.get("id")
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, str) and DIGITS.match(raw):
+        value = int(raw)
+    else:
+        return None
+    return value if 0 <= value <= U64_MAX else None
+
+
+def tweets_of(value, ctx, name, line, bad):
+    """Yield (tweet_object, includes) for every top-level tweet in a value."""
+    if isinstance(value, list):
+        for element in value:
+            yield from tweets_of(element, ctx, name, line, bad)
+        return
+    if not isinstance(value, dict):
+        # DECISION: a non-object where a tweet is expected is bad input.
+        bad.add(name, line, "not a tweet (%s)" % type(value).__name__)
+        return
+    has_id = "id" in value or "id_str" in value
+    if not has_id:
+        if isinstance(value.get("statuses"), list):
+            yield from tweets_of(value["statuses"], ctx, name, line, bad)
+            return
+        if isinstance(value.get("results"), list):
+            yield from tweets_of(value["results"], ctx, name, line, bad)
+            return
+        if "data" in value:
+            yield from tweets_of_page(value, name, line, bad)
+            return
+        if isinstance(value.get("tweet"), dict):
+            yield from tweets_of(value["tweet"], ctx, name, line, bad)
+            return
+        if NOTICE_KEYS & value.keys():
+            return  # stream notice: skipped, not bad
+        if "meta" in value or "errors" in value:
+            return  # v2 page without data: nothing, not bad
+    if tweet_id(value) is None:
+        bad.add(name, line, "object without a valid tweet id")
+        return
+    yield value, ctx
+
+
+def tweets_of_page(page, name, line, bad):
+    includes = page.get("includes") if isinstance(page.get("includes"), dict) else {}
+    ctx = {"users": {}, "tweets": {}}
+    for user in includes.get("users") or []:
+        if isinstance(user, dict) and user.get("id") is not None and isinstance(user.get("username"), str):
+            ctx["users"][str(user["id"])] = user["username"]
+    for tweet in includes.get("tweets") or []:
+        if isinstance(tweet, dict) and tweet.get("id") is not None:
+            ctx["tweets"][str(tweet["id"])] = tweet
+    data = page["data"]
+    if data is None:
+        return
+    yield from tweets_of(data, ctx, name, line, bad)
+
+
+EMPTY_CTX = {"users": {}, "tweets": {}}
+
+
+def obj(x):
+    return x if isinstance(x, dict) else {}
+
+
+def own_mentions(tweet):
+    """(hashtags, users) of a tweet itself, both dialects, normalised keys."""
+    if isinstance(obj(tweet.get("extended_tweet")).get("entities"), dict):
+        ents = tweet["extended_tweet"]["entities"]
+    elif "note_tweet" in tweet and isinstance(tweet["note_tweet"], dict):
+        ents = obj(tweet["note_tweet"].get("entities"))
+    else:
+        ents = obj(tweet.get("entities"))
+    tags, users = set(), set()
+    for field, keys, out in (("hashtags", ("text", "tag"), tags),
+                             ("user_mentions", ("screen_name", "username"), users),
+                             ("mentions", ("screen_name", "username"), users)):
+        entries = ents.get(field)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            for key in keys:
+                v = obj(entry).get(key)
+                if isinstance(v, str) and v:
+                    out.add(norm(v))
+    return tags, users
+
+
+def full_text(tweet):
+    for candidate in (obj(tweet.get("extended_tweet")).get("full_text"),
+                      obj(tweet.get("note_tweet")).get("text"),
+                      tweet.get("full_text"), tweet.get("text")):
+        if isinstance(candidate, str):
+            return candidate
+    return None
+
+
+def author(tweet, ctx):
+    for candidate in (obj(tweet.get("user")).get("screen_name"),
+                      obj(tweet.get("author")).get("username")):
+        if isinstance(candidate, str) and candidate:
+            return candidate
+    aid = tweet.get("author_id")
+    if aid is not None:
+        name = ctx["users"].get(str(aid))
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
+def retweeted(tweet, ctx):
+    """The retweeted tweet (object) when known, else None."""
+    if isinstance(tweet.get("retweeted_status"), dict):
+        return tweet["retweeted_status"]
+    refs = tweet.get("referenced_tweets")
+    if isinstance(refs, list):
+        for ref in refs:
+            if isinstance(ref, dict) and ref.get("type") == "retweeted":
+                rid = ref.get("id")
+                if rid is not None and str(rid) in ctx["tweets"]:
+                    return ctx["tweets"][str(rid)]
+                # DECISION: "inline" = any key besides id and type.
+                if set(ref.keys()) - {"id", "type"}:
+                    return ref
+                return None
+    return None
+
+
+def analyse(tweet, ctx):
+    """(hashtags, users, author_key, full_text) of a top-level tweet."""
+    tags, users = own_mentions(tweet)
+    text = full_text(tweet)
+    rt = retweeted(tweet, ctx)
+    if rt is not None:
+        rt_tags, rt_users = own_mentions(rt)
+        tags |= rt_tags
+        users |= rt_users
+        rt_author = author(rt, ctx)
+        if rt_author:
+            users.add(norm(rt_author))
+        rt_text = full_text(rt)
+        if rt_text is not None:  # DECISION: keep own text if the RT has none
+            text = rt_text
+    who = author(tweet, ctx)
+    return tags, users, (norm(who) if who else None), text
+
+
+# ---------------------------------------------------------------- terms
+
+def is_word_char(ch):
+    return ch == "_" or unicodedata.category(ch)[0] in "LN"
+
+
+def contains_word(text, word):
+    start = text.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if (start == 0 or not is_word_char(text[start - 1])) and \
+           (end == len(text) or not is_word_char(text[end])):
+            return True
+        start = text.find(word, start + 1)
+    return False
+
+
+def unescape(text):
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def check_term(raw):
+    if raw in ("", "#", "@") or any(ch.isspace() or unicodedata.category(ch) == "Cc" for ch in raw):
+        usage("invalid term %r" % raw)
+    return norm(raw)
+
+
+def usage(msg):
+    sys.stderr.write("reference.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def matches(term, tags, users, who, text):
+    if term == "*":
+        return True
+    if term.startswith("#"):
+        return term[1:] in tags
+    if term.startswith("@"):
+        return term[1:] in users
+    if term.startswith("from:"):
+        return who is not None and who == term[5:]
+    if text is None:
+        return False
+    return contains_word(norm(unescape(text)), term)
+
+
+# ---------------------------------------------------------------- report
+
+def run(terms, paths, bad):
+    """Return {term: (tweet_count, {mention: count})}."""
+    seen = {t: set() for t in terms}
+    counts = {t: {} for t in terms}
+
+    def on_plain(name, data):
+        for line, value in records(name, data, bad):
+            for tweet, ctx in tweets_of(value, EMPTY_CTX, name, line, bad):
+                tid = tweet_id(tweet)
+                tags, users, who, text = analyse(tweet, ctx)
+                for term in terms:
+                    # Dedup keyed on (id, term): first matching occurrence counts.
+                    if tid in seen[term] or not matches(term, tags, users, who, text):
+                        continue
+                    seen[term].add(tid)
+                    c = counts[term]
+                    for key in ["#" + t for t in tags] + ["@" + u for u in users]:
+                        c[key] = c.get(key, 0) + 1
+
+    def sink(name, data, error=None):
+        if data is None:
+            bad.add(name, 0, "unreadable: %s" % error)
+        else:
+            unpack(name, data, on_plain, bad)
+
+    for path in paths:
+        read_path(path, sink)
+    return {t: (len(seen[t]), counts[t]) for t in terms}
+
+
+def rows_for(counts, prefix, min_count, top):
+    rows = [(m, n) for m, n in counts.items() if m.startswith(prefix) and n >= min_count]
+    rows.sort(key=lambda r: (-r[1], r[0].encode("utf-8")))
+    return rows[:top] if top is not None else rows
+
+
+def csv_field(s):
+    if any(c in s for c in ',"\r\n'):
+        return '"' + s.replace('"', '""') + '"'
+    return s
+
+
+def render(terms, result, min_count, top, fmt):
+    if fmt == "json":
+        doc = []
+        for term in terms:
+            n, counts = result[term]
+            doc.append({"term": term, "tweets": n,
+                        "hashtags": [{"mention": m, "count": c} for m, c in rows_for(counts, "#", min_count, top)],
+                        "users": [{"mention": m, "count": c} for m, c in rows_for(counts, "@", min_count, top)]})
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    out = ["term,type,mention,count\n"]
+    for term in terms:
+        counts = result[term][1]
+        for kind, prefix in (("hashtag", "#"), ("user", "@")):
+            for m, c in rows_for(counts, prefix, min_count, top):
+                out.append("%s,%s,%s,%d\n" % (csv_field(term), kind, csv_field(m), c))
+    return "".join(out)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description="smashtag reference report")
+    p.add_argument("-t", "--term", action="append", required=True)
+    p.add_argument("--min-count", type=int, default=2)
+    p.add_argument("--top", type=int, default=None)
+    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("paths", nargs="*")
+    a = p.parse_args(argv)
+    terms = []
+    for raw in a.term:
+        t = check_term(raw)
+        if t not in terms:  # a term given twice counts once
+            terms.append(t)
+    bad = Bad()
+    result = run(terms, a.paths or ["-"], bad)
+    sys.stdout.buffer.write(render(terms, result, a.min_count, a.top, a.format).encode("utf-8"))
+    for w in bad.where:
+        sys.stderr.write("bad: %s\n" % w)
+    sys.stderr.write("bad_records=%d\n" % bad.count)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
