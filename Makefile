@@ -43,7 +43,7 @@ report: deps
 
 test: deps
 	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 test-fast: test
 
