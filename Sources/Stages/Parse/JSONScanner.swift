@@ -65,6 +65,9 @@ struct JSONScanner {
     }
 
     /// Reads a string whose opening quote is next; returns its raw contents.
+    ///
+    /// Scans eight bytes at a time for the three bytes that end the fast
+    /// path (`"`, `\\`, a control character), then checks them one by one.
     mutating func readString() throws(JSONError) -> ByteSpan {
         guard try peek() == UInt8(ascii: "\"") else {
             throw JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
@@ -72,7 +75,9 @@ struct JSONScanner {
         pos &+= 1
         let start = pos
         var escaped = false
-        while pos < count {
+        while true {
+            pos = JSONScanner.nextSpecial(base, from: pos, count: count)
+            guard pos < count else { break }
             let c = base[pos]
             if c == 0x22 {
                 let span = ByteSpan(start: start, end: pos, escaped: escaped)
@@ -96,10 +101,39 @@ struct JSONScanner {
                 }
                 continue
             }
-            if c < 0x20 { throw JSONError(offset: pos, reason: .controlCharacterInString) }
-            pos &+= 1
+            throw JSONError(offset: pos, reason: .controlCharacterInString)
         }
-        throw JSONError(offset: pos, reason: .unexpectedEnd)
+        throw JSONError(offset: count, reason: .unexpectedEnd)
+    }
+
+    /// The position of the first `"`, `\\` or byte below 0x20 at or after
+    /// `from`, or `count` when there is none.
+    ///
+    /// SWAR: for each of the three tests a word's bytes are flagged with the
+    /// classic "has zero byte" trick; the lowest flagged byte is always a true
+    /// hit (borrows only flag bytes above it), and little-endian loads put the
+    /// lowest address in the lowest byte.
+    @inline(__always)
+    static func nextSpecial(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        var i = from
+        let raw = UnsafeRawPointer(base)
+        while i &+ 8 <= count {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let q = w ^ (ones &* 0x22)
+            let b = w ^ (ones &* 0x5C)
+            let hits = ((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w)
+            let m = hits & high
+            if m != 0 { return i &+ (m.trailingZeroBitCount &>> 3) }
+            i &+= 8
+        }
+        while i < count {
+            let c = base[i]
+            if c == 0x22 || c == 0x5C || c < 0x20 { return i }
+            i &+= 1
+        }
+        return count
     }
 
     /// Reads an object key and the colon after it.
@@ -140,61 +174,117 @@ struct JSONScanner {
             : JSONError(offset: pos, reason: .unexpectedEnd)
     }
 
-    private mutating func readLiteral(_ literal: StaticString) throws(JSONError) {
-        let n = literal.utf8CodeUnitCount
-        guard pos &+ n <= count else { throw JSONError(offset: pos, reason: .unexpectedEnd) }
-        let p = literal.utf8Start
-        for i in 0..<n where base[pos &+ i] != p[i] {
-            throw JSONError(offset: pos &+ i, reason: .unexpectedByte(base[pos &+ i]))
-        }
-        pos &+= n
-    }
-
     // MARK: Skipping
 
     /// Skips one whole value of any kind, validating it, without recursion.
+    ///
+    /// The hot loop of the decoder (most of a tweet is skipped): the position
+    /// lives in a local, strings go through the SWAR scan, and literals are
+    /// compared four bytes at a time.
     mutating func skipValue() throws(JSONError) {
         var stack = ContainerStack()
+        let b = base, n = count
+        var i = pos
+        defer { pos = i }
         while true {
             // A value is expected here.
-            let c = try peek()
-            switch c {
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                i = try JSONScanner.skipString(b, from: i &+ 1, count: n)
             case UInt8(ascii: "{"):
-                pos &+= 1
-                if try consume(UInt8(ascii: "}")) { break }
+                i &+= 1
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                if i < n && b[i] == UInt8(ascii: "}") { i &+= 1; break }
                 stack.push(object: true)
-                _ = try readKey()
+                i = try JSONScanner.skipKey(b, from: i, count: n)
                 continue
             case UInt8(ascii: "["):
-                pos &+= 1
-                if try consume(UInt8(ascii: "]")) { break }
+                i &+= 1
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                if i < n && b[i] == UInt8(ascii: "]") { i &+= 1; break }
                 stack.push(object: false)
                 continue
-            case UInt8(ascii: "\""):
-                _ = try readString()
-            case UInt8(ascii: "t"): try readLiteral("true")
-            case UInt8(ascii: "f"): try readLiteral("false")
-            case UInt8(ascii: "n"): try readLiteral("null")
+            case UInt8(ascii: "t"): i = try JSONScanner.skipLiteral(b, from: i, count: n, 0x6575_7274)  // "true"
+            case UInt8(ascii: "n"): i = try JSONScanner.skipLiteral(b, from: i, count: n, 0x6C6C_756E)  // "null"
+            case UInt8(ascii: "f"):
+                guard i &+ 5 <= n, b[i &+ 4] == UInt8(ascii: "e") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+                i = try JSONScanner.skipLiteral(b, from: i, count: n, 0x736C_6166) &+ 1  // "fals" + "e"
             default:
+                pos = i
                 _ = try readNumber()
+                i = pos
             }
             // After a value: close finished containers, or move to the next member.
             while true {
                 guard !stack.isEmpty else { return }
-                let d = try peek()
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+                let d = b[i]
                 if d == UInt8(ascii: ",") {
-                    pos &+= 1
-                    if stack.topIsObject { _ = try readKey() }
+                    i &+= 1
+                    if stack.topIsObject { i = try JSONScanner.skipKey(b, from: i, count: n) }
                     break
                 }
                 if d == (stack.topIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    pos &+= 1
+                    i &+= 1
                     stack.pop()
                     continue
                 }
-                throw JSONError(offset: pos, reason: .unexpectedByte(d))
+                throw JSONError(offset: i, reason: .unexpectedByte(d))
             }
         }
+    }
+
+    /// Skips `"key" :` starting at (white space before) the quote; returns the
+    /// position after the colon.
+    @inline(__always)
+    static func skipKey(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
+        var i = from
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+        guard b[i] == UInt8(ascii: "\"") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+        i = try skipString(b, from: i &+ 1, count: n)
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+        guard b[i] == UInt8(ascii: ":") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+        return i &+ 1
+    }
+
+    /// Skips a string's contents and closing quote; validates its escapes.
+    @inline(__always)
+    static func skipString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
+        var i = from
+        while true {
+            i = nextSpecial(b, from: i, count: n)
+            guard i < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+            let c = b[i]
+            if c == 0x22 { return i &+ 1 }
+            guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }
+            guard i &+ 1 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+            switch b[i &+ 1] {
+            case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+                i &+= 2
+            case 0x75:
+                guard i &+ 5 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+                guard isHexDigit(b[i &+ 2]), isHexDigit(b[i &+ 3]), isHexDigit(b[i &+ 4]), isHexDigit(b[i &+ 5]) else {
+                    throw JSONError(offset: i, reason: .badEscape)
+                }
+                i &+= 6
+            default:
+                throw JSONError(offset: i, reason: .badEscape)
+            }
+        }
+    }
+
+    /// Skips a four-byte literal given as a little-endian word.
+    @inline(__always)
+    static func skipLiteral(_ b: UnsafePointer<UInt8>, from i: Int, count n: Int, _ word: UInt32) throws(JSONError) -> Int {
+        guard i &+ 4 <= n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+        let w = UInt32(littleEndian: UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        guard w == word else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+        return i &+ 4
     }
 
     // MARK: Iteration helpers

@@ -125,50 +125,52 @@ public final class TweetDecoder {
 
     private func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
                         level: Int, top: Bool) throws(JSONError) {
-        if s.key(key, is: "id_str") {
+        switch TweetKey.classify(key, s) {
+        case .idStr:
             f.setID(try s.idValue(), fromStr: true)
-        } else if s.key(key, is: "id") {
+        case .id:
             let v = try s.idValue()
             if !f.idFromStr { f.setID(v, fromStr: false) }
-        } else if s.key(key, is: "entities") {
+        case .entities:
             f.hasContent = true
             let (h, u) = try entities(&s)
             f.hashtags = h; f.users = u
-        } else if s.key(key, is: "text") {
+        case .text:
             f.hasContent = true
             f.text = try s.stringOrSkip()
-        } else if s.key(key, is: "full_text") {
+        case .fullText:
             f.fullText = try s.stringOrSkip()
-        } else if s.key(key, is: "user") {
+        case .user:
             f.author = try nameField(&s, "screen_name") ?? f.author
-        } else if s.key(key, is: "author") {
+        case .author:
             f.hasContent = true
             f.author = try nameField(&s, "username") ?? f.author
-        } else if s.key(key, is: "author_id") {
+        case .authorID:
             f.authorID = try s.stringOrSkip()
-        } else if s.key(key, is: "extended_tweet") || s.key(key, is: "note_tweet") {
+        case .extendedTweet, .noteTweet:
             try longForm(&s, into: &f)
-        } else if s.key(key, is: "retweeted_status") {
+        case .retweetedStatus:
             guard level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             f.retweet = try object(&s, level: 1, top: false)
-        } else if s.key(key, is: "referenced_tweets") {
+        case .referencedTweets:
             guard level == 0, try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
             try references(&s, into: &f)
-        } else if s.key(key, is: "type") {
+        case .type:
             f.refType = try s.stringOrSkip()
-        } else if TweetDecoder.isNoticeKey(key, s) {
+        case .notice:
             f.notice = true
             try s.skipValue()
-        } else if top {
-            try pageMember(&s, key: key, fields: &f)
-        } else {
+        case .data, .includes, .statuses, .results, .tweet, .meta, .errors:
+            if top { try pageMember(&s, key: key, fields: &f) } else { try s.skipValue() }
+        case .other:
             try s.skipValue()
         }
     }
 
     /// Keys that make an object a page or document rather than a tweet.
     private func pageMember(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields) throws(JSONError) {
-        if s.key(key, is: "data") {
+        switch TweetKey.classify(key, s) {
+        case .data:
             f.isContainer = true
             if try s.peek() == UInt8(ascii: "[") {
                 try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in try self.containedTweet(&s) }
@@ -177,21 +179,21 @@ public final class TweetDecoder {
             } else {
                 try s.skipValue()
             }
-        } else if s.key(key, is: "statuses") || s.key(key, is: "results") {
+        case .statuses, .results:
             f.isContainer = true
             guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
             try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in try self.containedTweet(&s) }
-        } else if s.key(key, is: "tweet") {
+        case .tweet:
             f.isContainer = true
             try containedTweet(&s)
-        } else if s.key(key, is: "includes") {
+        case .includes:
             f.isContainer = true
             guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             try includes(&s)
-        } else if s.key(key, is: "meta") || s.key(key, is: "errors") {
+        case .meta, .errors:
             f.isContainer = f.idState == .absent
             try s.skipValue()
-        } else {
+        default:
             try s.skipValue()
         }
     }
@@ -292,13 +294,6 @@ public final class TweetDecoder {
             if s.key(key, is: name) { found = try s.stringOrSkip() } else { try s.skipValue() }
         }
         return found
-    }
-
-    private static func isNoticeKey(_ key: ByteSpan, _ s: JSONScanner) -> Bool {
-        s.key(key, is: "delete") || s.key(key, is: "limit") || s.key(key, is: "scrub_geo")
-            || s.key(key, is: "status_withheld") || s.key(key, is: "user_withheld")
-            || s.key(key, is: "disconnect") || s.key(key, is: "warning") || s.key(key, is: "friends")
-            || s.key(key, is: "friends_str") || s.key(key, is: "event")
     }
 
     func spanEquals(_ span: ByteSpan, _ text: StaticString) -> Bool {

@@ -98,11 +98,50 @@ public final class InputReader {
                 return 0
             }
         }
+        if let file = source as? FileSource, let mapped = MappedFile(file) {
+            // A plain file: frame it in place, no copies.
+            if case .range = unit.kind {
+                return frame(mapped, origin: origin, layout: .lines, handler: handler)
+            }
+            let head = Array(mapped.bytes.prefix(4096))
+            if !Magic.detect(head).needsArchive {
+                if let kind = InputReader.nonTweetArchiveData(head) {
+                    handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
+                    return 0
+                }
+                return frame(mapped, origin: origin, layout: .undecided, handler: handler)
+            }
+        }
         if case .range = unit.kind {
             // A range of a file already known to be JSON lines.
             return frame(source, origin: origin, layout: .lines, handler: handler)
         }
         return read(source, origin: origin, depth: 0, handler: handler)
+    }
+
+    /// Frames a memory-mapped file (or range), handing out records in place.
+    ///
+    /// Pages already framed are given back every 16 MiB, so resident memory
+    /// stays bounded however big the file is.
+    private func frame(_ mapped: MappedFile, origin: Origin, layout: RecordFramer.Layout, handler: RecordHandler) -> Int {
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        let bytes = mapped.bytes
+        var released = 0
+        while true {
+            switch framer.next(bytes, isEnd: true) {
+            case .record(let range, let line):
+                handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                if handler.shouldStop { return framer.line - 1 }
+                if range.lowerBound - released > 16 << 20 {
+                    released = mapped.release(upTo: range.lowerBound)
+                }
+            case .tooLong(let line):
+                handler.problem(InputProblem(origin: origin, line: line,
+                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+            case .needMore:
+                return framer.line - 1
+            }
+        }
     }
 
     /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.

@@ -1,0 +1,75 @@
+/// The object keys the tweet decoder acts on, recognised with one length
+/// switch and (usually) one comparison, instead of a chain of compares for
+/// each of the ~30 keys of a tweet object.
+enum TweetKey {
+    case id, idStr, text, fullText, user, author, authorID, entities, extendedTweet, noteTweet
+    case retweetedStatus, referencedTweets, type
+    case data, includes, statuses, results, tweet, meta, errors
+    case notice
+    case other
+
+    /// Classifies the key `span` of the scanner's record.
+    @inline(__always)
+    static func classify(_ span: ByteSpan, _ s: JSONScanner) -> TweetKey {
+        if span.escaped { return slowClassify(span, s) }
+        let p = s.base + span.start
+        @inline(__always) func eq(_ name: StaticString) -> Bool {
+            memcmp(p, name.utf8Start, name.utf8CodeUnitCount) == 0
+        }
+        switch span.end - span.start {
+        case 2: return eq("id") ? .id : .other
+        case 4:
+            switch p[0] {
+            case UInt8(ascii: "t"): return eq("text") ? .text : eq("type") ? .type : .other
+            case UInt8(ascii: "u"): return eq("user") ? .user : .other
+            case UInt8(ascii: "d"): return eq("data") ? .data : .other
+            case UInt8(ascii: "m"): return eq("meta") ? .meta : .other
+            default: return .other
+            }
+        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : .other
+        case 6:
+            switch p[0] {
+            case UInt8(ascii: "i"): return eq("id_str") ? .idStr : .other
+            case UInt8(ascii: "a"): return eq("author") ? .author : .other
+            case UInt8(ascii: "d"): return eq("delete") ? .notice : .other
+            case UInt8(ascii: "e"): return eq("errors") ? .errors : .other
+            default: return .other
+            }
+        case 7: return eq("results") ? .results : (eq("warning") || eq("friends")) ? .notice : .other
+        case 8:
+            switch p[0] {
+            case UInt8(ascii: "e"): return eq("entities") ? .entities : .other
+            case UInt8(ascii: "s"): return eq("statuses") ? .statuses : .other
+            case UInt8(ascii: "i"): return eq("includes") ? .includes : .other
+            default: return .other
+            }
+        case 9:
+            switch p[0] {
+            case UInt8(ascii: "f"): return eq("full_text") ? .fullText : .other
+            case UInt8(ascii: "a"): return eq("author_id") ? .authorID : .other
+            case UInt8(ascii: "s"): return eq("scrub_geo") ? .notice : .other
+            default: return .other
+            }
+        case 10: return eq("note_tweet") ? .noteTweet : eq("disconnect") ? .notice : .other
+        case 11: return eq("friends_str") ? .notice : .other
+        case 13: return eq("user_withheld") ? .notice : .other
+        case 14: return eq("extended_tweet") ? .extendedTweet : .other
+        case 15: return eq("status_withheld") ? .notice : .other
+        case 16: return eq("retweeted_status") ? .retweetedStatus : .other
+        case 17: return eq("referenced_tweets") ? .referencedTweets : .other
+        default: return .other
+        }
+    }
+
+    /// A key written with escapes (`"\u0069d"`): decoded, then classified.
+    private static func slowClassify(_ span: ByteSpan, _ s: JSONScanner) -> TweetKey {
+        let decoded = Array(JSONText.decode(span, in: s.base).utf8)
+        return decoded.withUnsafeBytes { raw in
+            classify(ByteSpan(start: 0, end: raw.count, escaped: false), JSONScanner(raw))
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
