@@ -157,6 +157,8 @@ public final class TweetDecoder {
             try references(&s, into: &f)
         case .type:
             f.refType = try s.stringOrSkip()
+        case .createdAt:
+            f.createdAt = try s.stringOrSkip()
         case .notice:
             f.notice = true
             try s.skipValue()
@@ -355,6 +357,8 @@ struct TweetFields {
     var retweet: Int?
     /// The v2 `referenced_tweets` entry of type `retweeted`.
     var retweetRef: Int?
+    /// `created_at`: v1.1 `Wed Apr 06 19:13:37 +0000 2011` or v2 `2021-04-01T15:52:31.000Z`.
+    var createdAt: ByteSpan?
     /// `type` of a `referenced_tweets` entry.
     var refType: ByteSpan?
     /// Whether it carries more than a reference (text, entities or author).

@@ -3,7 +3,7 @@
 /// each of the ~30 keys of a tweet object.
 enum TweetKey {
     case id, idStr, text, fullText, user, author, authorID, entities, extendedTweet, noteTweet
-    case retweetedStatus, referencedTweets, type
+    case retweetedStatus, referencedTweets, type, createdAt
     case data, includes, statuses, results, tweet, meta, errors
     case notice
     case other
@@ -50,7 +50,12 @@ enum TweetKey {
             case UInt8(ascii: "s"): return eq("scrub_geo") ? .notice : .other
             default: return .other
             }
-        case 10: return eq("note_tweet") ? .noteTweet : eq("disconnect") ? .notice : .other
+        case 10:
+            switch p[0] {
+            case UInt8(ascii: "n"): return eq("note_tweet") ? .noteTweet : .other
+            case UInt8(ascii: "c"): return eq("created_at") ? .createdAt : .other
+            default: return eq("disconnect") ? .notice : .other
+            }
         case 11: return eq("friends_str") ? .notice : .other
         case 13: return eq("user_withheld") ? .notice : .other
         case 14: return eq("extended_tweet") ? .extendedTweet : .other
