@@ -31,21 +31,6 @@ struct Console {
         Console.writeStderr(text)
     }
 
-    func summary(_ o: ParallelRun.Outcome, reports: [TermReport], elapsed: Double) {
-        guard !quiet else { return }
-        let s = o.stats
-        let mb = Double(s.bytes) / 1e6
-        var text = "smashtag: \(s.inputs) \(s.inputs == 1 ? "input" : "inputs"), "
-            + String(format: "%.1f MB, %d tweets", mb, s.tweets)
-        if s.notices > 0 { text += " (\(s.notices) stream notices skipped)" }
-        text += "; matched " + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
-        if o.aggregator.duplicates > 0 { text += "; \(o.aggregator.duplicates) duplicates dropped" }
-        if s.skippedMembers > 0 { text += "; \(s.skippedMembers) non-tweet files or members passed over" }
-        text += String(format: "; %.2f s", elapsed)
-        if elapsed > 0 && mb > 0 { text += String(format: " (%.0f MB/s)", mb / elapsed) }
-        Console.writeStderr(text + "\n")
-    }
-
     /// Writes all of `text` to standard output.
     ///
     /// - Returns: false when the reader has gone (EPIPE): the caller ends quietly.
@@ -74,11 +59,28 @@ struct Console {
     }
 
     /// Columns of the terminal on standard output, else `COLUMNS`, else 80.
-    static func terminalWidth() -> Int {
+    static func terminalWidth() -> Int { width(of: 1) }
+
+    /// Columns of the terminal on standard error, else `COLUMNS`, else 80.
+    static func stderrWidth() -> Int { width(of: 2) }
+
+    private static func width(of fd: Int32) -> Int {
         var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
         if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n > 0 { return n }
         return 80
+    }
+
+    /// Whether to colour a terminal's output: only on a terminal, without
+    /// `NO_COLOR`, and with a known terminal type (an unknown one is plain).
+    static func wantsColor(fd: Int32) -> Bool {
+        guard isatty(fd) == 1 else { return false }
+        let env = ProcessInfo.processInfo.environment
+        if let v = env["NO_COLOR"], !v.isEmpty { return false }
+        guard let term = env["TERM"], !term.isEmpty, term != "dumb" else { return false }
+        let known = ["xterm", "screen", "tmux", "vt100", "vt220", "linux", "rxvt", "ansi", "alacritty", "kitty",
+                     "foot", "wezterm", "putty", "konsole", "gnome", "st", "eterm", "cygwin", "iterm"]
+        return known.contains { term.hasPrefix($0) }
     }
 }
 

@@ -12,6 +12,8 @@ struct ReportCommand {
     var strict = false
     var quiet = false
     var maxRecord = 16 << 20
+    var progress = ProgressDisplay.Mode.auto
+    var statsPath: String?
 
     /// Parses the arguments after `report`.
     ///
@@ -52,6 +54,13 @@ struct ReportCommand {
             case "--max-record": maxRecord = try Self.bytes(try value(), name)
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
+            case "--progress":
+                let v = inline ?? "terminal"
+                guard let m = ProgressDisplay.Mode(rawValue: v), m != .auto else {
+                    throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
+                }
+                progress = m
+            case "--stats": statsPath = try value()
             case "--store":
                 throw UsageError("--store: this build of smashtag has no store yet; report from the dumps themselves")
             default:
@@ -75,7 +84,7 @@ struct ReportCommand {
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
-                          "--strict", "--quiet"]
+                          "--strict", "--quiet", "--progress", "--stats"]
 
     private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
         guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
@@ -108,22 +117,45 @@ struct ReportCommand {
             console.warn(p.description)
             if strict { return 1 }
         }
-        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
-            .run(plan.units, control: control)
+        let interrupts = InterruptHandler(control: control)
+        let mode: ProgressDisplay.Mode = quiet ? .off
+            : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress
+        let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
+        let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
+        display.start()
+        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord).run(plan.units, control: control)
+        display.finish()
+        if let code = interrupts.exitStatus() { return code }
+        interrupts.cancel()
         if strict, let p = control.stoppingProblem {
             console.warn(p.description)
             console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
             return 1
         }
         let reports = outcome.aggregator.reports(minCount: minCount, top: top)
-        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth())
+        let stdoutIsTerminal = isatty(1) == 1
+        let format = self.format ?? (stdoutIsTerminal ? .table : .csv)
+        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
+                                       color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
 
         let problems = plan.problems + outcome.problems
-        console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
+        let badRecords = outcome.stats.badRecords + plan.problems.count
+        console.reportProblems(problems, total: badRecords)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        console.summary(outcome, reports: reports, elapsed: elapsed)
+        let summary = RunSummary(stats: outcome.stats, reports: reports, duplicates: outcome.aggregator.duplicates,
+                                 problems: problems, badRecords: badRecords, elapsed: elapsed)
+        // The summary is for people (stderr a terminal) and logs (--progress=plain).
+        if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
+            Console.writeStderr(summary.text)
+        }
+        if let statsPath {
+            do {
+                try summary.json.write(toFile: statsPath, atomically: true, encoding: .utf8)
+            } catch {
+                console.warn("cannot write --stats \(statsPath): \(error.localizedDescription)")
+            }
+        }
         if outcome.stats.records == 0 && !problems.isEmpty { return 1 }  // nothing at all could be read
         return 0
     }

@@ -65,11 +65,28 @@ enum Usage {
                             [default: skip it, count it, report it on stderr]
         --max-record BYTES  Longest record read; longer ones are skipped and
                             reported (suffixes K, M, G) [default: 16M]
-        -q, --quiet         No run summary on stderr (bad input is still reported)
+
+    MESSAGES (all on stderr; stdout carries the report alone):
+        --progress[=MODE]   terminal: a live line (bytes, MB/s, inputs, tweets,
+                            ETA) redrawn up to 10 times a second, then erased;
+                            plain: a line every 5 s and the summary, for logs;
+                            off: none [default: terminal when stderr is one]
+        --stats FILE        Write the run summary to FILE as one JSON object
+        -q, --quiet         No progress and no summary (bad input is still reported)
         -h, --help          Print this help and exit
 
-    The report alone goes to standard output; the summary and warnings go to
-    standard error.
+    The run summary (inputs, bytes, tweets, matches per term, duplicates,
+    notices, bad records by reason, time) follows the report when stderr is
+    a terminal or with --progress=plain. Bad input is always reported on
+    stderr, by file, member and line. A closed stdout (`| head`) ends the run
+    quietly with status 0; SIGINT or SIGTERM stops it within a second with
+    status 130 or 143.
+
+    EXIT STATUS:
+        0  done (skipped bad input is reported on stderr)
+        1  bad input under --strict, or nothing at all could be read
+        2  usage error
+        130, 143  interrupted by SIGINT, SIGTERM
 
     EXAMPLES:
         smashtag report '#stanford' dumps/

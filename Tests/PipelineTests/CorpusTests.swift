@@ -38,9 +38,13 @@ final class CorpusTests: XCTestCase {
         let path = Smashtag.corpus.appendingPathComponent("python-twitter/streaming/lines.json").path
         let r = try Smashtag.report(["from:Inquired_Mind", path, "--format", "json", "--min-count", "1"])
         XCTAssertTrue(r.stdout.contains(#""tweets":1,"#), r.stdout)
-        let all = try Smashtag.report(["*", path, "--format", "json"])
+        let stats = FileManager.default.temporaryDirectory.appendingPathComponent("stats-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: stats) }
+        let all = try Smashtag.report(["*", path, "--format", "json", "--stats", stats.path])
         XCTAssertTrue(all.stdout.hasPrefix(#"[{"term":"*","tweets":71,"#), all.stdout)
-        XCTAssertTrue(all.stderr.contains("1 duplicates dropped"), all.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as! [String: Any]
+        XCTAssertEqual(summary["tweets"] as? Int, 72)
+        XCTAssertEqual(summary["duplicates_dropped"] as? Int, 1)
     }
 
     /// The truncated last line of streaming_output_with_error.jsonl is named, with its line.

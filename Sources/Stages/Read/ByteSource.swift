@@ -30,6 +30,10 @@ public final class FileSource: ByteSource {
     private let ownsDescriptor: Bool
     private let usesPread: Bool
     public private(set) var position: Int64
+    /// Bytes read so far (what the summary and progress count).
+    public private(set) var bytesRead: Int64 = 0
+    /// Where live progress is counted, if anywhere.
+    var progress: RunControl?
     /// Where reading stops (exclusive); nil reads to the end of the file.
     public let end: Int64?
 
@@ -41,7 +45,9 @@ public final class FileSource: ByteSource {
         guard fd >= 0 else { throw ReadError(String(cString: strerror(errno))) }
         self.fd = fd
         ownsDescriptor = true
-        usesPread = true
+        // A FIFO or character device is a stream: plain reads, no offsets.
+        var st = stat()
+        usesPread = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
         position = range?.lowerBound ?? 0
         end = range?.upperBound
     }
@@ -64,7 +70,12 @@ public final class FileSource: ByteSource {
         while true {
             let n = usesPread ? pread(fd, buffer.baseAddress, want, off_t(position))
                 : Glibc.read(fd, buffer.baseAddress, want)
-            if n >= 0 { position += Int64(n); return n }
+            if n >= 0 {
+                position += Int64(n)
+                bytesRead += Int64(n)
+                progress?.addBytes(n)
+                return n
+            }
             if errno == EINTR { continue }
             throw ReadError(String(cString: strerror(errno)))
         }

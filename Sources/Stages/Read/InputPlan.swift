@@ -54,7 +54,7 @@ public struct InputPlan {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let reason = String(cString: strerror(errno))
-            problems.append(InputProblem(origin: Origin(path: path), line: nil, reason: "cannot read: \(reason)"))
+            problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil, reason: "cannot read: \(reason)"))
             return
         }
         let type = st.st_mode & S_IFMT
@@ -79,7 +79,7 @@ public struct InputPlan {
 
     private mutating func walk(_ folder: String, splitSize: Int64) {
         guard let dir = opendir(folder) else {
-            problems.append(InputProblem(origin: Origin(path: folder), line: nil,
+            problems.append(InputProblem(.unreadable, origin: Origin(path: folder), line: nil,
                                          reason: "cannot list: \(String(cString: strerror(errno)))"))
             return
         }

@@ -35,12 +35,24 @@ public protocol RecordHandler: AnyObject {
 
 /// Something in the input that was skipped as bad (SPEC §8).
 public struct InputProblem: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for summaries by reason.
+    public enum Kind: String, Sendable, CaseIterable {
+        case invalidJSON = "invalid JSON"
+        case notATweet = "not a tweet"
+        case badID = "bad tweet id"
+        case tooLong = "record too long"
+        case unreadable = "unreadable input"
+        case corrupt = "corrupt or truncated data"
+    }
+
+    public var kind: Kind
     public var origin: Origin
     /// The line the bad record starts on; nil for a whole file or stream.
     public var line: Int?
     public var reason: String
 
-    public init(origin: Origin, line: Int?, reason: String) {
+    public init(_ kind: Kind, origin: Origin, line: Int?, reason: String) {
+        self.kind = kind
         self.origin = origin
         self.line = line
         self.reason = reason
@@ -61,6 +73,10 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
 public final class InputReader {
     public let maxRecord: Int
     private var buffer: UnsafeMutableRawBufferPointer
+    /// Where live progress is counted, if anywhere.
+    public var progress: RunControl?
+    /// Bytes of input the last `read(_:handler:)` consumed (compressed size for compressed input).
+    public private(set) var lastUnitBytes: Int64 = 0
     /// Containers nest at most this deep (a zip bomb of zips ends here).
     static let maxDepth = 8
 
@@ -83,6 +99,7 @@ public final class InputReader {
     ///   line numbers are relative to the range).
     @discardableResult
     public func read(_ unit: WorkUnit, handler: RecordHandler) -> Int {
+        lastUnitBytes = 0
         let origin = Origin(path: unit.displayPath)
         let source: ByteSource
         switch unit.kind {
@@ -94,10 +111,12 @@ public final class InputReader {
                 if case .range(_, let r) = unit.kind { range = r }
                 source = try FileSource(path: path, range: range)
             } catch {
-                handler.problem(InputProblem(origin: origin, line: nil, reason: "cannot open: \(error.message)"))
+                handler.problem(InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot open: \(error.message)"))
                 return 0
             }
         }
+        if let file = source as? FileSource { file.progress = progress }
+        defer { if let file = source as? FileSource { lastUnitBytes += file.bytesRead } }
         if let file = source as? FileSource, let mapped = MappedFile(file) {
             // A plain file: frame it in place, no copies.
             if case .range = unit.kind {
@@ -126,17 +145,25 @@ public final class InputReader {
     private func frame(_ mapped: MappedFile, origin: Origin, layout: RecordFramer.Layout, handler: RecordHandler) -> Int {
         var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
         let bytes = mapped.bytes
-        var released = 0
+        var released = 0, counted = 0
+        defer {
+            progress?.addBytes(bytes.count - counted)
+            lastUnitBytes += Int64(bytes.count)
+        }
         while true {
             switch framer.next(bytes, isEnd: true) {
             case .record(let range, let line):
                 handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
                 if handler.shouldStop { return framer.line - 1 }
+                if range.upperBound - counted > 1 << 20 {
+                    progress?.addBytes(range.upperBound - counted)
+                    counted = range.upperBound
+                }
                 if range.lowerBound - released > 16 << 20 {
                     released = mapped.release(upTo: range.lowerBound)
                 }
             case .tooLong(let line):
-                handler.problem(InputProblem(origin: origin, line: line,
+                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
             case .needMore:
                 return framer.line - 1
@@ -151,7 +178,7 @@ public final class InputReader {
         do {
             (prefix, stream) = try sniff(source, count: 4096)
         } catch {
-            handler.problem(InputProblem(origin: origin, line: nil, reason: "cannot read: \(error.message)"))
+            handler.problem(InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)"))
             return 0
         }
         let magic = Magic.detect(prefix)
@@ -163,7 +190,7 @@ public final class InputReader {
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
         }
         guard depth < InputReader.maxDepth else {
-            handler.problem(InputProblem(origin: origin, line: nil,
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
                                          reason: "archives nested more than \(InputReader.maxDepth) deep; not opened"))
             return 0
         }
@@ -171,7 +198,7 @@ public final class InputReader {
         do {
             archive = try ArchiveReader(source: stream)
         } catch {
-            handler.problem(InputProblem(origin: origin, line: nil, reason: "\(magic.name) data: \(error.message)"))
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "\(magic.name) data: \(error.message)"))
             return 0
         }
         var lines = 0
@@ -181,7 +208,7 @@ public final class InputReader {
                 guard let next = try archive.nextEntry() else { break }
                 entry = next
             } catch {
-                handler.problem(InputProblem(origin: origin, line: nil,
+                handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
                                              reason: "corrupt or truncated \(magic.name) data, the rest is skipped: \(error.message)"))
                 break
             }
@@ -216,7 +243,7 @@ public final class InputReader {
                                line: line, origin: origin)
                 if handler.shouldStop { return framer.line - 1 }
             case .tooLong(let line):
-                handler.problem(InputProblem(origin: origin, line: line,
+                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
             case .needMore:
                 if atEnd { return framer.line - 1 }
@@ -232,7 +259,7 @@ public final class InputReader {
                     if n == 0 { atEnd = true }
                     filled += n
                 } catch {
-                    handler.problem(InputProblem(origin: origin, line: framer.line,
+                    handler.problem(InputProblem(.corrupt, origin: origin, line: framer.line,
                                                  reason: "corrupt or truncated data, the rest is skipped: \(error.message)"))
                     return framer.line - 1
                 }
@@ -258,11 +285,17 @@ public final class InputReader {
         "pdf", "md", "rst", "yml", "yaml", "py", "sh", "swift", "map",
     ]
 
+    /// Names of a folder's own documents (any ending): `LICENSE`, `README.md`, …
+    static let nonDataNames: Set<String> = ["LICENSE", "LICENCE", "COPYING", "README", "NOTICE", "AUTHORS", "CHANGELOG"]
+
     /// Why a member or walked file is skipped by its name, or nil to read it.
     public static func skipReason(name: String) -> String? {
         let parts = name.split(separator: "/")
         if parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { return "hidden" }
-        guard let last = parts.last, let dot = last.lastIndex(of: ".") else { return nil }
+        guard let last = parts.last else { return nil }
+        let stem = last.split(separator: ".").first.map { $0.uppercased() } ?? ""
+        if nonDataNames.contains(stem) { return "not tweet data (\(last))" }
+        guard let dot = last.lastIndex(of: ".") else { return nil }
         let ext = last[last.index(after: dot)...].lowercased()
         return nonDataExtensions.contains(ext) ? "not tweet data (.\(ext))" : nil
     }

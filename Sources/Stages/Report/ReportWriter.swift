@@ -7,12 +7,12 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 ///
 /// `csv`, `json` and `ndjson` carry the same rows; `table` is for people.
 public enum ReportWriter {
-    public static func render(_ reports: [TermReport], as format: ReportFormat, width: Int = 80) -> String {
+    public static func render(_ reports: [TermReport], as format: ReportFormat, width: Int = 80, color: Bool = false) -> String {
         switch format {
         case .csv: return csv(reports)
         case .json: return "[" + reports.map(jsonObject).joined(separator: ",") + "]\n"
         case .ndjson: return reports.map { jsonObject($0) + "\n" }.joined()
-        case .table: return TableRenderer(width: width).render(reports)
+        case .table: return TableRenderer(width: width, color: color).render(reports)
         }
     }
 

@@ -13,14 +13,21 @@
 /// are right-aligned. Widths count East Asian wide characters as two columns.
 public struct TableRenderer {
     public var width: Int
+    /// Bold headings (ANSI), for a colour terminal.
+    public var color: Bool
 
-    public init(width: Int = 80) { self.width = max(30, width) }
+    public init(width: Int = 80, color: Bool = false) {
+        self.width = max(30, width)
+        self.color = color
+    }
+
+    private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
 
     public func render(_ reports: [TermReport]) -> String {
         var out = ""
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
-            out += "\(r.term) · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
+            out += bold("\(r.term)") + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
             section("Hashtags", r.hashtags, into: &out)
             section("Users", r.users, into: &out)
         }
@@ -33,7 +40,8 @@ public struct TableRenderer {
         let countWidth = max(5, counts.map(\.count).max() ?? 0)
         let widest = rows.map { TableRenderer.columns($0.mention) }.max() ?? 0
         let nameWidth = min(max(widest, title.count, 20), width - countWidth - 4)
-        out += "  " + pad(title, nameWidth) + "  " + String(repeating: " ", count: countWidth - 5) + "count\n"
+        out += "  " + bold(title) + String(repeating: " ", count: max(0, nameWidth - title.count)) + "  "
+            + String(repeating: " ", count: countWidth - 5) + "count\n"
         if rows.isEmpty {
             out += "  (none)\n"
             return
@@ -61,7 +69,7 @@ public struct TableRenderer {
     }
 
     /// 1234567 → "1,234,567".
-    static func grouped(_ n: Int) -> String {
+    public static func grouped(_ n: Int) -> String {
         let digits = String(n)
         var out = ""
         for (i, ch) in digits.enumerated() {

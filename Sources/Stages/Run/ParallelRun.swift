@@ -47,6 +47,7 @@ public struct ParallelRun {
         let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             let reader = InputReader(maxRecord: maxRecord)
+            reader.progress = control
             let scanner = UnitScanner(terms: terms, extractor: makeExtractor(), control: control)
             while !control.isStopped {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -55,7 +56,8 @@ public struct ParallelRun {
                 let lines = reader.read(units[i], handler: scanner)
                 var extraction = scanner.finish(lines: lines)
                 extraction.stats.inputs = units[i].continuesPrevious ? 0 : 1
-                extraction.stats.bytes = units[i].size ?? 0
+                extraction.stats.bytes = reader.lastUnitBytes
+                control.unitDone()
                 onUnitDone?(units[i], extraction)
                 merger.withLock { $0.submit(i, unit: units[i], extraction) }
             }

@@ -14,6 +14,7 @@ public final class UnitScanner: RecordHandler {
     private var mentions = MentionSet()
     private var result = Extraction()
     private var localKeys: [Int32: Int32] = [:]
+    private var pendingTweets = 0
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(), control: RunControl) {
         matcher = TermMatcher(terms: terms, table: table)
@@ -27,6 +28,8 @@ public final class UnitScanner: RecordHandler {
     }
 
     public func finish(lines: Int) -> Extraction {
+        control.addTweets(pendingTweets)
+        pendingTweets = 0
         result.lines = lines
         return result
     }
@@ -38,13 +41,15 @@ public final class UnitScanner: RecordHandler {
         do {
             try decoder.decode(bytes)
         } catch {
-            problem(InputProblem(origin: origin, line: line, reason: error.message))
+            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: error.message))
             return
         }
         for rejected in decoder.rejected {
-            problem(InputProblem(origin: origin, line: line, reason: rejected.message))
+            problem(InputProblem(rejected == .badID ? .badID : .notATweet, origin: origin, line: line, reason: rejected.message))
         }
         result.stats.notices += decoder.notices
+        pendingTweets += decoder.outputs.count
+        if pendingTweets >= 512 { control.addTweets(pendingTweets); pendingTweets = 0 }
         for index in decoder.outputs {
             result.stats.tweets += 1
             mentions.removeAll()
@@ -82,6 +87,10 @@ public final class UnitScanner: RecordHandler {
 /// first problem, or by an interrupt) and the problem that stopped the run.
 public final class RunControl: Sendable {
     private let stopped = Atomic<Bool>(false)
+    private let bytes = Atomic<Int64>(0)
+    private let tweets = Atomic<Int>(0)
+    private let units = Atomic<Int>(0)
+    private let interruption = Atomic<Int32>(0)
     private let firstProblem = Mutex<InputProblem?>(nil)
     public let strict: Bool
 
@@ -100,4 +109,24 @@ public final class RunControl: Sendable {
 
     /// The problem that stopped a strict run.
     public var stoppingProblem: InputProblem? { firstProblem.withLock { $0 } }
+
+    /// Stops the run because of a signal (SIGINT, SIGTERM).
+    public func interrupt(signal: Int32) {
+        interruption.store(signal, ordering: .relaxed)
+        stop()
+    }
+
+    /// The signal that interrupted the run, or 0.
+    public var interruptingSignal: Int32 { interruption.load(ordering: .relaxed) }
+
+    // MARK: Live counters, for progress
+
+    func addBytes(_ n: Int) { bytes.wrappingAdd(Int64(n), ordering: .relaxed) }
+    func addTweets(_ n: Int) { tweets.wrappingAdd(n, ordering: .relaxed) }
+    func unitDone() { units.wrappingAdd(1, ordering: .relaxed) }
+
+    /// Bytes read, tweets decoded and work units finished so far.
+    public var progress: (bytes: Int64, tweets: Int, units: Int) {
+        (bytes.load(ordering: .relaxed), tweets.load(ordering: .relaxed), units.load(ordering: .relaxed))
+    }
 }

@@ -1,0 +1,96 @@
+/// What a run did, for the end-of-run summary on stderr and for `--stats FILE`
+/// (one JSON object, for monitoring a scheduled job).
+public struct RunSummary: Sendable {
+    public var inputs: Int
+    public var bytes: Int64
+    public var records: Int
+    public var tweets: Int
+    /// Distinct matching tweets per term, in the order the terms were given.
+    public var matched: [(term: String, tweets: Int)]
+    public var duplicates: Int
+    public var notices: Int
+    public var badRecords: Int
+    public var badByKind: [(kind: String, count: Int)]
+    public var badByInput: [(input: String, count: Int)]
+    public var passedOver: Int
+    public var elapsed: Double
+
+    public init(stats: RunStats, reports: [TermReport], duplicates: Int, problems: [InputProblem],
+                badRecords: Int, elapsed: Double) {
+        inputs = stats.inputs
+        bytes = stats.bytes
+        records = stats.records
+        tweets = stats.tweets
+        matched = reports.map { ($0.term.description, $0.tweets) }
+        self.duplicates = duplicates
+        notices = stats.notices
+        self.badRecords = badRecords
+        passedOver = stats.skippedMembers
+        self.elapsed = elapsed
+        var kinds: [String: Int] = [:], inputsOrder: [String] = [], byInput: [String: Int] = [:]
+        for p in problems {
+            kinds[p.kind.rawValue, default: 0] += 1
+            let name = p.origin.description
+            if byInput[name] == nil { inputsOrder.append(name) }
+            byInput[name, default: 0] += 1
+        }
+        badByKind = InputProblem.Kind.allCases.compactMap { k in kinds[k.rawValue].map { (k.rawValue, $0) } }
+        badByInput = inputsOrder.map { ($0, byInput[$0]!) }
+    }
+
+    public var megabytesPerSecond: Double { elapsed > 0 ? Double(bytes) / 1e6 / elapsed : 0 }
+
+    /// The human summary, a few lines.
+    public var text: String {
+        var lines: [String] = []
+        var first = "read \(inputs) \(inputs == 1 ? "input" : "inputs"), \(Self.size(bytes)), "
+            + "\(TableRenderer.grouped(tweets)) tweets"
+        if notices > 0 { first += " (\(TableRenderer.grouped(notices)) stream notices skipped)" }
+        first += " in \(Self.seconds(elapsed))"
+        if elapsed > 0.05 && bytes > 0 { first += " (\(Self.size(Int64(megabytesPerSecond * 1e6)))/s)" }
+        lines.append(first)
+        lines.append("matched " + matched.map { "\($0.term): \(TableRenderer.grouped($0.tweets))" }.joined(separator: ", ")
+                     + (duplicates > 0 ? "; \(TableRenderer.grouped(duplicates)) duplicates dropped" : ""))
+        if badRecords > 0 {
+            lines.append("skipped \(TableRenderer.grouped(badRecords)) bad "
+                         + (badRecords == 1 ? "record" : "records") + " ("
+                         + badByKind.map { "\($0.count) \($0.kind)" }.joined(separator: ", ") + ")")
+        }
+        if passedOver > 0 { lines.append("passed over \(passedOver) files or members that hold no tweets") }
+        return lines.map { "smashtag: " + $0 + "\n" }.joined()
+    }
+
+    /// The summary as one JSON object.
+    public var json: String {
+        func obj(_ pairs: [(String, String)]) -> String {
+            "{" + pairs.map { "\(ReportWriter.jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        }
+        let elapsedText = String(Double(Int(elapsed * 1000)) / 1000)
+        return obj([
+            ("inputs", String(inputs)),
+            ("bytes", String(bytes)),
+            ("records", String(records)),
+            ("tweets", String(tweets)),
+            ("matched", obj(matched.map { ($0.term, String($0.tweets)) })),
+            ("duplicates_dropped", String(duplicates)),
+            ("notices_skipped", String(notices)),
+            ("bad_records", String(badRecords)),
+            ("bad_records_by_reason", obj(badByKind.map { ($0.kind, String($0.count)) })),
+            ("bad_records_by_input", obj(badByInput.map { ($0.input, String($0.count)) })),
+            ("passed_over", String(passedOver)),
+            ("elapsed_seconds", elapsedText),
+            ("megabytes_per_second", String(Double(Int(megabytesPerSecond * 10)) / 10)),
+        ]) + "\n"
+    }
+
+    static func size(_ n: Int64) -> String {
+        if n >= 1_000_000_000 { return "\(Double(n / 10_000_000) / 100) GB" }
+        if n >= 1_000_000 { return "\(Double(n / 100_000) / 10) MB" }
+        if n >= 1_000 { return "\(Double(n / 100) / 10) kB" }
+        return "\(n) B"
+    }
+
+    static func seconds(_ s: Double) -> String {
+        s < 10 ? "\(Double(Int(s * 100)) / 100) s" : "\(Int(s.rounded())) s"
+    }
+}
