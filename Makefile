@@ -18,7 +18,10 @@ REPORT_TERM := \#stanford
 endif
 FORMAT ?=
 
-.PHONY: all build release deps report test test-fast bench clean samples
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all build release deps report test test-fast bench clean samples install install-files uninstall
 
 all: build
 
@@ -50,6 +53,44 @@ test-fast: test
 samples:
 	python3 samples/generate.py
 	python3 Tests/Fixtures/generate.py
+
+# Throughput against DuckDB (Benchmarks/): release builds, DuckDB from PyPI in
+# a venv under .build/, BENCH_MB of generated v1.1 stream lines made once.
+BENCH_MB   ?= 500
+BENCH_RUNS ?= 3
+BENCH_DATA ?= .build/bench-data
+BENCH_VENV ?= .build/bench-venv
+bench: deps
+	$(SWIFT) build -c release --product smashtag >&2
+	$(SWIFT) build -c release --product smashtag-bench >&2
+	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || { \
+	  echo "creating $(BENCH_VENV) with duckdb from PyPI" >&2; \
+	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q duckdb >&2; }
+	@grep -qx 'mb=$(BENCH_MB)' $(BENCH_DATA)/DONE 2>/dev/null || \
+	  .build/release/smashtag-bench generate --out $(BENCH_DATA) --mb $(BENCH_MB) >&2
+	@.build/release/smashtag-bench run --data $(BENCH_DATA) --runs $(BENCH_RUNS) \
+	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \
+	  --peer Benchmarks/duckdb_report.py
+
+# The binary, its man page and bash/zsh completions (install-files copies
+# an already built binary: the tests use it on the debug build).
+INSTALL_CONFIG ?= release
+install: deps
+	$(SWIFT) build -c $(INSTALL_CONFIG) --product smashtag
+	$(MAKE) install-files
+
+install-files:
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 755 .build/$(INSTALL_CONFIG)/smashtag $(DESTDIR)$(PREFIX)/bin/smashtag
+	install -m 644 doc/smashtag.1 $(DESTDIR)$(PREFIX)/share/man/man1/smashtag.1
+	install -m 644 completions/smashtag.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/smashtag
+	install -m 644 completions/_smashtag $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_smashtag
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/smashtag $(DESTDIR)$(PREFIX)/share/man/man1/smashtag.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/smashtag \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_smashtag
 
 clean:
 	rm -rf .build

@@ -126,3 +126,40 @@ final class TerminalTests: XCTestCase {
         XCTAssertTrue(row.hasSuffix(" 2"), String(row))
     }
 }
+
+/// `make install` / `make uninstall` put and remove the binary, man page and completions.
+final class InstallTests: XCTestCase {
+    func testInstallAndUninstall() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let config = Smashtag.binary.deletingLastPathComponent().lastPathComponent  // "debug" (or a triple dir)
+        func make(_ target: String) throws -> Int32 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/make")
+            p.arguments = ["-s", "-C", Smashtag.root.path, target, "PREFIX=\(prefix.path)", "INSTALL_CONFIG=\(config)"]
+            p.standardOutput = Pipe()
+            try p.run()
+            p.waitUntilExit()
+            return p.terminationStatus
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Smashtag.root.appendingPathComponent(".build/\(config)/smashtag").path))
+        XCTAssertEqual(try make("install-files"), 0)
+        let files = ["bin/smashtag", "share/man/man1/smashtag.1", "share/bash-completion/completions/smashtag",
+                     "share/zsh/site-functions/_smashtag"]
+        for f in files {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(f).path), f)
+        }
+        let installed = Process()
+        installed.executableURL = prefix.appendingPathComponent("bin/smashtag")
+        installed.arguments = ["--version"]
+        let out = Pipe()
+        installed.standardOutput = out
+        try installed.run()
+        installed.waitUntilExit()
+        XCTAssertTrue(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).hasPrefix("smashtag "))
+        XCTAssertEqual(try make("uninstall"), 0)
+        for f in files {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(f).path), f)
+        }
+    }
+}

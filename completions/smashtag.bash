@@ -1,0 +1,21 @@
+# bash completion for smashtag
+_smashtag() {
+    local cur prev words cword
+    _init_completion || return
+    local commands="report help"
+    if [[ $cword -eq 1 ]]; then
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+        return
+    fi
+    case $prev in
+        --format) COMPREPLY=($(compgen -W "csv json ndjson table" -- "$cur")); return ;;
+        --min-count|--top|--jobs|-j|--max-record|-t|--term) return ;;
+        --stats) _filedir; return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "--term --format --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
+        return
+    fi
+    _filedir
+}
+complete -F _smashtag smashtag
