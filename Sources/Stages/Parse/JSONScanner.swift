@@ -65,45 +65,48 @@ struct JSONScanner {
     }
 
     /// Reads a string whose opening quote is next; returns its raw contents.
-    ///
-    /// Scans eight bytes at a time for the three bytes that end the fast
-    /// path (`"`, `\\`, a control character), then checks them one by one.
     mutating func readString() throws(JSONError) -> ByteSpan {
         guard try peek() == UInt8(ascii: "\"") else {
             throw JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
         }
-        pos &+= 1
-        let start = pos
+        let start = pos &+ 1
+        let (end, escaped) = try JSONScanner.scanString(base, from: start, count: count)
+        pos = end &+ 1
+        return ByteSpan(start: start, end: end, escaped: escaped)
+    }
+
+    /// Finds the closing quote of a string whose contents start at `from`,
+    /// validating escapes and rejecting raw control characters.
+    ///
+    /// Plain runs go eight bytes at a time (`nextSpecial`); a run of escapes,
+    /// as in text the API wrote as `\u03b1\u03c0…`, is taken in one tight loop.
+    @inline(__always)
+    static func scanString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        var i = from
         var escaped = false
         while true {
-            pos = JSONScanner.nextSpecial(base, from: pos, count: count)
-            guard pos < count else { break }
-            let c = base[pos]
-            if c == 0x22 {
-                let span = ByteSpan(start: start, end: pos, escaped: escaped)
-                pos &+= 1
-                return span
-            }
-            if c == 0x5C {
-                escaped = true
-                guard pos &+ 1 < count else { break }
-                switch base[pos &+ 1] {
-                case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
-                    pos &+= 2
-                case 0x75:  // \uXXXX
-                    guard pos &+ 5 < count else { pos = count; break }
-                    for i in 2...5 where !isHexDigit(base[pos &+ i]) {
-                        throw JSONError(offset: pos, reason: .badEscape)
+            i = nextSpecial(b, from: i, count: n)
+            guard i < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+            let c = b[i]
+            if c == 0x22 { return (i, escaped) }
+            guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }
+            escaped = true
+            repeat {
+                guard i &+ 1 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+                let e = b[i &+ 1]
+                if e == 0x75 {  // \uXXXX
+                    guard i &+ 5 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
+                    guard isHexDigit(b[i &+ 2]) && isHexDigit(b[i &+ 3]) && isHexDigit(b[i &+ 4]) && isHexDigit(b[i &+ 5]) else {
+                        throw JSONError(offset: i, reason: .badEscape)
                     }
-                    pos &+= 6
-                default:
-                    throw JSONError(offset: pos, reason: .badEscape)
+                    i &+= 6
+                } else if e == 0x22 || e == 0x5C || e == 0x2F || e == 0x6E || e == 0x74 || e == 0x72 || e == 0x62 || e == 0x66 {
+                    i &+= 2
+                } else {
+                    throw JSONError(offset: i, reason: .badEscape)
                 }
-                continue
-            }
-            throw JSONError(offset: pos, reason: .controlCharacterInString)
+            } while i < n && b[i] == 0x5C
         }
-        throw JSONError(offset: count, reason: .unexpectedEnd)
     }
 
     /// The position of the first `"`, `\\` or byte below 0x20 at or after
@@ -255,27 +258,7 @@ struct JSONScanner {
     /// Skips a string's contents and closing quote; validates its escapes.
     @inline(__always)
     static func skipString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
-        var i = from
-        while true {
-            i = nextSpecial(b, from: i, count: n)
-            guard i < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
-            let c = b[i]
-            if c == 0x22 { return i &+ 1 }
-            guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }
-            guard i &+ 1 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
-            switch b[i &+ 1] {
-            case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
-                i &+= 2
-            case 0x75:
-                guard i &+ 5 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
-                guard isHexDigit(b[i &+ 2]), isHexDigit(b[i &+ 3]), isHexDigit(b[i &+ 4]), isHexDigit(b[i &+ 5]) else {
-                    throw JSONError(offset: i, reason: .badEscape)
-                }
-                i &+= 6
-            default:
-                throw JSONError(offset: i, reason: .badEscape)
-            }
-        }
+        try scanString(b, from: from, count: n).end &+ 1
     }
 
     /// Skips a four-byte literal given as a little-endian word.
