@@ -113,3 +113,42 @@ final class CommandLineTests: XCTestCase {
         XCTAssertGreaterThan(outputs[0].split(separator: "\n").count, 100)
     }
 }
+
+/// An uncompressed tar is read member by member on every core: the report
+/// is the same as reading it whole, with long (GNU) and PAX member names too.
+final class TarMemberTests: XCTestCase {
+    func testTarMembersReadApartEqualTheWholeTar() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-\(UUID().uuidString)")
+        let tree = dir.appendingPathComponent("tree")
+        let longFolder = tree.appendingPathComponent(String(repeating: "minute-archive-", count: 9))
+        try FileManager.default.createDirectory(at: longFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dozen = ShapesTests.dozen
+        for (i, shape) in ["dozen.jsonl.bz2", "dozen.jsonl.gz", "dozen-v2-stream.jsonl", "dozen.jsonl.zst"].enumerated() {
+            try FileManager.default.copyItem(at: dozen.appendingPathComponent(shape),
+                                             to: longFolder.appendingPathComponent("\(i)-\(shape)"))
+        }
+        try Data("not tweets\n".utf8).write(to: tree.appendingPathComponent("README.md"))
+        for format in ["gnu", "pax", "ustar"] {
+            let tar = dir.appendingPathComponent("\(format).tar").path
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/tar")
+            // ustar cannot hold the long names: it gets the short README alone plus a short copy.
+            p.arguments = format == "ustar" ? ["--format=ustar", "-cf", tar, "-C", tree.path, "README.md"]
+                : ["--format=\(format)", "-cf", tar, "-C", tree.path, "."]
+            try p.run()
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0)
+            let args = ["report", "-t", "#stanford", "-t", "*", tar, "--format", "csv", "--min-count", "1"]
+            let apart = try Smashtag.run(args + ["--jobs", "2"], environment: ["SMASHTAG_SPLIT_BYTES": "1024"])
+            let whole = try Smashtag.run(args + ["--jobs", "2"], environment: ["SMASHTAG_SPLIT_BYTES": "1000000000"])
+            XCTAssertEqual(apart.status, 0, apart.stderr)
+            XCTAssertEqual(apart.stdout, whole.stdout, format)
+            XCTAssertEqual(apart.stderr, whole.stderr, format)
+            if format != "ustar" {
+                XCTAssertEqual(apart.stdout.components(separatedBy: "\n").first { $0.hasPrefix("#stanford,hashtag,#stanford,") },
+                               "#stanford,hashtag,#stanford,10", format)
+            }
+        }
+    }
+}

@@ -86,3 +86,23 @@ final class RecordFramerTests: XCTestCase {
         XCTAssertEqual(c.records.count, 3)
     }
 }
+
+final class SkipReasonTests: XCTestCase {
+    func testNamesThatAreNotDumps() {
+        XCTAssertNil(InputReader.skipReason(name: "./2019/03/01/00.json.bz2"))
+        XCTAssertNil(InputReader.skipReason(name: "data/tweets.js"))
+        XCTAssertNil(InputReader.skipReason(name: "stream-0001"))
+        XCTAssertNotNil(InputReader.skipReason(name: "data/tweets_media/x.jpg"))
+        XCTAssertNotNil(InputReader.skipReason(name: "Your archive.html"))
+        XCTAssertNotNil(InputReader.skipReason(name: "a/.hidden.json"))
+        XCTAssertNotNil(InputReader.skipReason(name: "__MACOSX/a.json"))
+        XCTAssertNotNil(InputReader.skipReason(name: "LICENSE"))
+        XCTAssertNotNil(InputReader.skipReason(name: "corpus/README.md"))
+    }
+
+    func testOnlyTweetsOfAnAccountArchiveAreRead() {
+        XCTAssertNil(InputReader.nonTweetArchiveData(Array("window.YTD.tweets.part0 = [".utf8)))
+        XCTAssertEqual(InputReader.nonTweetArchiveData(Array("\u{FEFF} window.YTD.like.part0 = [".utf8)), "like")
+        XCTAssertNil(InputReader.nonTweetArchiveData(Array("{\"id\":1}".utf8)))
+    }
+}

@@ -69,6 +69,9 @@ final class ArchiveReader {
         return Entry(path: path, isRegularFile: isRaw || type == 0o100000 || type == 0, isRaw: isRaw)
     }
 
+    /// Offset of the current entry's first header in the (uncompressed) input.
+    var headerPosition: Int64 { archive_read_header_position(handle) }
+
     /// The current entry's data as a `ByteSource`.
     func entryData() -> ByteSource { EntryDataSource(reader: self) }
 

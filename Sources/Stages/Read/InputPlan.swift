@@ -9,6 +9,8 @@ public struct WorkUnit: Sendable, Equatable {
         case file(String)
         /// Bytes `range` of a JSON-lines file; the range starts at a line start.
         case range(String, Range<Int64>)
+        /// One member of an uncompressed tar: `range` runs from its header to the next one.
+        case tarMember(String, Range<Int64>, member: String)
         case standardInput
     }
 
@@ -17,10 +19,12 @@ public struct WorkUnit: Sendable, Equatable {
     public var size: Int64?
     /// For a range: whether it continues the range before it (line numbers add up).
     public var continuesPrevious = false
+    /// Whether it is the first unit of an input (a file, stdin), for counting inputs.
+    public var startsInput = true
 
     public var displayPath: String {
         switch kind {
-        case .file(let p), .range(let p, _): return p
+        case .file(let p), .range(let p, _), .tarMember(let p, _, _): return p
         case .standardInput: return "<stdin>"
         }
     }
@@ -106,13 +110,56 @@ public struct InputPlan {
     }
 
     private mutating func addFile(_ path: String, size: Int64, splitSize: Int64) {
+        if size >= min(InputPlan.tarSplitMinimum, splitSize), let members = InputPlan.tarMembers(path: path, size: size) {
+            for (i, m) in members.enumerated() {
+                if let why = InputReader.skipReason(name: m.name) {
+                    skipped.append(("\(path) (member \(m.name))", why))
+                    continue
+                }
+                units.append(WorkUnit(kind: .tarMember(path, m.range, member: m.name), size: m.range.upperBound - m.range.lowerBound,
+                                      startsInput: i == 0))
+            }
+            return
+        }
         guard size > splitSize, let ranges = InputPlan.lineRanges(path: path, size: size, target: splitSize) else {
             units.append(WorkUnit(kind: .file(path), size: size))
             return
         }
         for (i, r) in ranges.enumerated() {
-            units.append(WorkUnit(kind: .range(path, r), size: r.upperBound - r.lowerBound, continuesPrevious: i > 0))
+            units.append(WorkUnit(kind: .range(path, r), size: r.upperBound - r.lowerBound, continuesPrevious: i > 0,
+                                  startsInput: i == 0))
         }
+    }
+
+    /// Uncompressed tars at least this big are read member by member, so
+    /// members (per-minute `.json.bz2` files of the stream archives)
+    /// decompress on every core.
+    static let tarSplitMinimum: Int64 = 1 << 20
+
+    /// The regular members of an uncompressed tar with their byte ranges
+    /// (header to next header); nil when it is not one, holds fewer than two
+    /// members, or cannot be listed (then it is read whole, and its problem
+    /// reported there).
+    static func tarMembers(path: String, size: Int64) -> [(name: String, range: Range<Int64>)]? {
+        guard let file = try? FileSource(path: path), let head = try? file.peek(at: 0, count: 512),
+              Magic.detect(head) == .container("tar"),
+              let archive = try? ArchiveReader(source: file) else { return nil }
+        var starts: [(name: String, start: Int64, regular: Bool)] = []
+        do {
+            while let entry = try archive.nextEntry() {
+                starts.append((entry.path, archive.headerPosition, entry.isRegularFile))
+            }
+        } catch {
+            return nil  // corrupt: read whole, and reported there
+        }
+        guard starts.filter(\.regular).count > 1 else { return nil }
+        var members: [(name: String, range: Range<Int64>)] = []
+        for (i, s) in starts.enumerated() where s.regular {
+            let end = i + 1 < starts.count ? starts[i + 1].start : size
+            guard end > s.start else { return nil }
+            members.append((s.name, s.start..<end))
+        }
+        return members
     }
 
     /// Cuts a plain JSON-lines file into ranges of about `target` bytes that

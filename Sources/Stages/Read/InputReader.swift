@@ -105,10 +105,11 @@ public final class InputReader {
         switch unit.kind {
         case .standardInput:
             source = FileSource(descriptor: 0)
-        case .file(let path), .range(let path, _):
+        case .file(let path), .range(let path, _), .tarMember(let path, _, _):
             do {
                 var range: Range<Int64>?
                 if case .range(_, let r) = unit.kind { range = r }
+                if case .tarMember(_, let r, _) = unit.kind { range = r }
                 source = try FileSource(path: path, range: range)
             } catch {
                 handler.problem(InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot open: \(error.message)"))
@@ -117,6 +118,9 @@ public final class InputReader {
         }
         if let file = source as? FileSource { file.progress = progress }
         defer { if let file = source as? FileSource { lastUnitBytes += file.bytesRead } }
+        if case .tarMember(_, _, let member) = unit.kind {
+            return readFirstMember(source, origin: origin.member(member), handler: handler)
+        }
         if let file = source as? FileSource, let mapped = MappedFile(file) {
             // A plain file: frame it in place, no copies.
             if case .range = unit.kind {
@@ -136,6 +140,18 @@ public final class InputReader {
             return frame(source, origin: origin, layout: .lines, handler: handler)
         }
         return read(source, origin: origin, depth: 0, handler: handler)
+    }
+
+    /// Reads the one member a `.tarMember` unit's range starts with.
+    private func readFirstMember(_ source: ByteSource, origin: Origin, handler: RecordHandler) -> Int {
+        do {
+            let archive = try ArchiveReader(source: source)
+            guard let entry = try archive.nextEntry(), entry.isRegularFile else { return 0 }
+            return read(archive.entryData(), origin: origin, depth: 1, handler: handler)
+        } catch {
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "corrupt tar member: \(error.message)"))
+            return 0
+        }
     }
 
     /// Frames a memory-mapped file (or range), handing out records in place.
@@ -290,7 +306,7 @@ public final class InputReader {
 
     /// Why a member or walked file is skipped by its name, or nil to read it.
     public static func skipReason(name: String) -> String? {
-        let parts = name.split(separator: "/")
+        let parts = name.split(separator: "/").filter { $0 != "." && $0 != ".." }  // `./a.json` is not hidden
         if parts.contains(where: { $0.hasPrefix(".") || $0 == "__MACOSX" }) { return "hidden" }
         guard let last = parts.last else { return nil }
         let stem = last.split(separator: ".").first.map { $0.uppercased() } ?? ""

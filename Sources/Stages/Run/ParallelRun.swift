@@ -55,7 +55,7 @@ public struct ParallelRun {
                 scanner.begin()
                 let lines = reader.read(units[i], handler: scanner)
                 var extraction = scanner.finish(lines: lines)
-                extraction.stats.inputs = units[i].continuesPrevious ? 0 : 1
+                extraction.stats.inputs = units[i].startsInput ? 1 : 0
                 extraction.stats.bytes = reader.lastUnitBytes
                 control.unitDone()
                 onUnitDone?(units[i], extraction)
