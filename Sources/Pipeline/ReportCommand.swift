@@ -123,7 +123,9 @@ struct ReportCommand {
         let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
         let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
         display.start()
-        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord).run(plan.units, control: control)
+        var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
+        if let b = ProcessInfo.processInfo.environment["SMASHTAG_BATCH_BYTES"].flatMap(Int.init), b > 0 { run.batchBytes = b }
+        let outcome = run.run(plan.units, control: control)
         display.finish()
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()

@@ -110,6 +110,19 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outputs[0], outputs[1])
         let whole = try Smashtag.run(args + ["--jobs", "2"])
         XCTAssertEqual(whole.stdout, outputs[0], "ranges and a whole file agree")
+        // Compressed, the same file is cut into record batches that every worker parses.
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = ["-k", path]
+        try gz.run()
+        gz.waitUntilExit()
+        for jobs in ["1", "3"] {
+            let r = try Smashtag.run(["report", "-t", "*", "-t", "#bestfanarmy", "-t", "obama", path + ".gz", "--min-count", "1",
+                                      "--format", "csv", "--jobs", jobs], environment: ["SMASHTAG_BATCH_BYTES": "20000"])
+            XCTAssertEqual(r.stdout, outputs[0], "batches with --jobs \(jobs)")
+            XCTAssertTrue(r.stderr.contains("line 180: invalid JSON"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("line 181: invalid JSON"), r.stderr)
+        }
         XCTAssertGreaterThan(outputs[0].split(separator: "\n").count, 100)
     }
 }

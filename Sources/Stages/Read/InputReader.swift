@@ -31,6 +31,13 @@ public protocol RecordHandler: AnyObject {
     func skipped(_ origin: Origin, reason: String)
     /// Whether to stop now (`--strict` after a problem, or an interrupt).
     var shouldStop: Bool { get }
+    /// Called before the first record of a unit: `mapped` when the records
+    /// will point into a memory-mapped file that outlives the call.
+    func beginStream(mapped: Bool)
+}
+
+extension RecordHandler {
+    public func beginStream(mapped: Bool) {}
 }
 
 /// Something in the input that was skipped as bad (SPEC §8).
@@ -159,6 +166,7 @@ public final class InputReader {
     /// Pages already framed are given back every 16 MiB, so resident memory
     /// stays bounded however big the file is.
     private func frame(_ mapped: MappedFile, origin: Origin, layout: RecordFramer.Layout, handler: RecordHandler) -> Int {
+        handler.beginStream(mapped: true)
         var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
         let bytes = mapped.bytes
         var released = 0, counted = 0

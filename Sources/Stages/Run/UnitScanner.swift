@@ -77,6 +77,9 @@ public final class UnitScanner: RecordHandler {
         control.problemSeen(p)
     }
 
+    /// A problem already reported to the run (met while reading a batch).
+    func absorb(_ p: InputProblem) { result.addProblem(p) }
+
     public func skipped(_ origin: Origin, reason: String) {
         result.stats.skippedMembers += 1
         result.skipped.append((origin, reason))
