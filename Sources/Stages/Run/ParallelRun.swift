@@ -49,12 +49,13 @@ public struct ParallelRun {
         let merger = Mutex(OrderedMerge(terms: terms, units: units))
         let workers = min(jobs, max(1, units.count))
         let queue = WorkQueue(units: units.count, workers: workers, control: control)
+        let pool = BufferPool(keep: queue.limit + jobs + 2)
         let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor, batchBytes = self.batchBytes
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             let reader = InputReader(maxRecord: maxRecord)
             reader.progress = control
             let scanner = UnitScanner(terms: terms, extractor: makeExtractor(), control: control)
-            let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes) { unit, batch, last, e in
+            let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes, pool: pool) { unit, batch, last, e in
                 merger.withLock { $0.submit(unit: unit, batch: batch, last: last, e) }
             }
             while true {
@@ -95,9 +96,12 @@ final class BatchBuilder: RecordHandler {
     private var batch: RecordBatch?
     private var batchCount = 0
     private let batchBytes: Int
+    private let pool: BufferPool
 
-    init(scanner: UnitScanner, queue: WorkQueue, control: RunControl, batchBytes: Int, submit: @escaping Submit) {
+    init(scanner: UnitScanner, queue: WorkQueue, control: RunControl, batchBytes: Int, pool: BufferPool,
+         submit: @escaping Submit) {
         self.batchBytes = batchBytes
+        self.pool = pool
         self.scanner = scanner
         self.queue = queue
         self.control = control
@@ -179,7 +183,7 @@ final class BatchBuilder: RecordHandler {
 
     private func currentBatch() -> RecordBatch {
         if let b = batch { return b }
-        let b = RecordBatch(unit: unit, index: batchCount, targetBytes: batchBytes)
+        let b = RecordBatch(unit: unit, index: batchCount, targetBytes: batchBytes, pool: pool)
         batchCount += 1
         batch = b
         return b

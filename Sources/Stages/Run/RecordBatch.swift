@@ -31,14 +31,19 @@ final class RecordBatch: @unchecked Sendable {
     var unitLines = 0
     var unitBytes: Int64 = 0
 
-    init(unit: Int, index: Int, targetBytes: Int = RecordBatch.defaultTargetBytes) {
+    private let pool: BufferPool?
+
+    init(unit: Int, index: Int, targetBytes: Int = RecordBatch.defaultTargetBytes, pool: BufferPool? = nil) {
         self.unit = unit
         self.index = index
         self.targetBytes = max(1, targetBytes)
-        storage = .allocate(byteCount: self.targetBytes + 4096, alignment: 64)
+        self.pool = pool
+        storage = pool?.take(self.targetBytes + 4096) ?? .allocate(byteCount: self.targetBytes + 4096, alignment: 64)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        if let pool { pool.give(storage) } else { storage.deallocate() }
+    }
 
     var count: Int { starts.count }
     var isFull: Bool { used >= targetBytes }
@@ -74,7 +79,7 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     private let condition = NSCondition()
-    private var batches: [RecordBatch] = []
+    private var batches: [RecordBatch?] = []
     private var head = 0
     private var nextUnit = 0
     private var activeReaders = 0
@@ -128,12 +133,39 @@ final class WorkQueue: @unchecked Sendable {
     }
 
     private func popLocked() -> RecordBatch {
-        let b = batches[head]
+        let b = batches[head]!
+        batches[head] = nil  // a parsed batch must not stay alive here
         head += 1
         if head > 64 && head * 2 > batches.count {
             batches.removeFirst(head)
             head = 0
         }
         return b
+    }
+}
+
+/// Reuses batch buffers. Freeing and allocating megabyte buffers over and
+/// over lets glibc's heap grow with the input (its mmap threshold adapts
+/// upward); a handful of buffers cycling keeps memory flat.
+final class BufferPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [UnsafeMutableRawBufferPointer] = []
+    private let keep: Int
+
+    init(keep: Int) { self.keep = keep }
+
+    deinit { for b in free { b.deallocate() } }
+
+    func take(_ bytes: Int) -> UnsafeMutableRawBufferPointer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let i = free.lastIndex(where: { $0.count >= bytes }) { return free.remove(at: i) }
+        return .allocate(byteCount: bytes, alignment: 64)
+    }
+
+    func give(_ buffer: UnsafeMutableRawBufferPointer) {
+        lock.lock()
+        defer { lock.unlock() }
+        if free.count < keep { free.append(buffer) } else { buffer.deallocate() }
     }
 }
