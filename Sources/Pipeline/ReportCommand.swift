@@ -125,7 +125,8 @@ struct ReportCommand {
         display.start()
         var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
         if let b = ProcessInfo.processInfo.environment["SMASHTAG_BATCH_BYTES"].flatMap(Int.init), b > 0 { run.batchBytes = b }
-        let outcome = run.run(plan.units, control: control)
+        let aggregator = Aggregator(terms: terms)
+        let outcome = run.run(plan.units, control: control, into: aggregator)
         display.finish()
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
@@ -134,7 +135,7 @@ struct ReportCommand {
             console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
             return 1
         }
-        let reports = outcome.aggregator.reports(minCount: minCount, top: top)
+        let reports = aggregator.reports(minCount: minCount, top: top)
         let stdoutIsTerminal = isatty(1) == 1
         let format = self.format ?? (stdoutIsTerminal ? .table : .csv)
         let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
@@ -145,7 +146,7 @@ struct ReportCommand {
         let badRecords = outcome.stats.badRecords + plan.problems.count
         console.reportProblems(problems, total: badRecords)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let summary = RunSummary(stats: outcome.stats, reports: reports, duplicates: outcome.aggregator.duplicates,
+        let summary = RunSummary(stats: outcome.stats, reports: reports, duplicates: aggregator.duplicates,
                                  problems: problems, badRecords: badRecords, elapsed: elapsed)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {

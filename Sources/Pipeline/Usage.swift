@@ -12,6 +12,8 @@ enum Usage {
 
     COMMANDS:
         report      Count the mentions of the tweets matching each term
+        extract     The same reading and matching, written as lines for `aggregate`
+        aggregate   Dedup and count extract lines into a report (as `report` would)
 
     Run `smashtag report --help` for the terms, inputs, formats and options.
 
@@ -92,6 +94,60 @@ enum Usage {
         smashtag report '#stanford' dumps/
         smashtag report -t '#stanford' -t from:stanford dumps/ --format json
         zstdcat day.jsonl.zst | smashtag report stanford --min-count 5 --top 20
+
+    """
+
+    static let extract = """
+    smashtag extract — the matching half of a report, as lines for `aggregate`
+
+    USAGE:
+        smashtag extract TERM [PATH...] [options]
+        smashtag extract -t TERM [-t TERM...] [PATH...] [options]
+        ... | smashtag extract -t TERM --paths-from-stdin
+
+    Reads like `smashtag report` (same terms, inputs, formats of tweets) and
+    writes, instead of a report, one line per (term, tweet, mention) of every
+    matching tweet, so extracts of disjoint inputs can run anywhere and be
+    combined by `smashtag aggregate`:
+
+        H<TAB>smashtag-extract<TAB>1<TAB>TERM...     header (format version 1, the terms)
+        M<TAB>TERM<TAB>TWEET-ID<TAB>MENTION         a matching tweet's mention
+        T<TAB>TERM<TAB>TWEET-ID                     a matching tweet with no mention
+
+    Backslash, tab, CR and LF inside a field are written \\, \t, \r, \n.
+    `smashtag extract ... | smashtag aggregate` prints exactly what
+    `smashtag report ...` prints.
+
+    OPTIONS:
+        -t, --term TERM       A term (repeat for more); see `smashtag report --help`
+        --paths-from-stdin    Read input paths from standard input, one a line
+        -j, --jobs N          Worker threads [default: all cores]
+        --strict              Stop at the first bad input with exit status 1
+        --max-record BYTES    Longest record read [default: 16M]
+        -q, --quiet           Nothing on stderr but bad input
+        -h, --help            Print this help and exit
+
+    """
+
+    static let aggregate = """
+    smashtag aggregate — dedup and count extract lines into a report
+
+    USAGE:
+        smashtag aggregate [FILE...] [options]
+
+    Reads the lines `smashtag extract` writes (files, any compression, or
+    standard input), counts each tweet once per term (the first copy read
+    wins), and writes the report as `smashtag report` does. Inputs extracted
+    separately with the same terms may be concatenated in any order.
+
+    OPTIONS:
+        --format FORMAT     csv, json, ndjson or table
+                            [default: table on a terminal, csv otherwise]
+        --min-count N       Leave out mentions counted fewer than N times [default: 2]
+        --top N             Keep the first N hashtags and N users of each term [default: all]
+        --strict            Stop at the first bad line with exit status 1
+        -q, --quiet         Nothing on stderr but bad input
+        -h, --help          Print this help and exit
 
     """
 }

@@ -32,8 +32,20 @@ case "report":
     } catch {
         status = usageFailure(error, usageLine: "usage: smashtag report TERM [PATH...] [options]")
     }
+case "extract":
+    do {
+        status = try ExtractCommand(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        status = usageFailure(error, usageLine: "usage: smashtag extract TERM [PATH...] [options]")
+    }
+case "aggregate":
+    do {
+        status = try AggregateCommand(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        status = usageFailure(error, usageLine: "usage: smashtag aggregate [FILE...] [options]")
+    }
 default:
-    let hint = arguments[0].hasPrefix("-") ? "" : " (commands: report)"
+    let hint = arguments[0].hasPrefix("-") ? "" : " (commands: report, extract, aggregate)"
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
                           usageLine: "usage: smashtag report TERM [PATH...] [options]")
 }

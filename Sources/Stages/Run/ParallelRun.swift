@@ -34,9 +34,8 @@ public struct ParallelRun {
         self.extractor = extractor
     }
 
-    /// What a run produced.
+    /// What a run produced (its matches went to the sink).
     public struct Outcome {
-        public var aggregator: Aggregator
         public var stats: RunStats
         /// Bad input in input order (the first few per unit), with line numbers made absolute.
         public var problems: [InputProblem]
@@ -44,9 +43,10 @@ public struct ParallelRun {
         public var skipped: [(origin: Origin, reason: String)]
     }
 
-    /// Runs the plan's units.
-    public func run(_ units: [WorkUnit], control: RunControl) -> Outcome {
-        let merger = Mutex(OrderedMerge(terms: terms, units: units))
+    /// Runs the plan's units; every unit's matches reach `sink` in input order.
+    public func run(_ units: [WorkUnit], control: RunControl, into sink: ExtractionSink) -> Outcome {
+        // The sink is only touched under the merge lock.
+        let merger = Mutex(OrderedMerge(sink: UncheckedSink(sink), units: units))
         let workers = min(jobs, max(1, units.count))
         let queue = WorkQueue(units: units.count, workers: workers, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
@@ -74,7 +74,7 @@ public struct ParallelRun {
             }
         }
         return merger.withLock { m in
-            Outcome(aggregator: m.aggregator, stats: m.stats, problems: m.problems, skipped: m.skipped)
+            Outcome(stats: m.stats, problems: m.problems, skipped: m.skipped)
         }
     }
 }
@@ -199,8 +199,14 @@ final class BatchBuilder: RecordHandler {
 
 /// Merges extractions strictly in input order (unit, then batch), holding
 /// early finishers back.
+/// Hands a sink to the merge lock, which is its only user.
+final class UncheckedSink: @unchecked Sendable {
+    let sink: ExtractionSink
+    init(_ sink: ExtractionSink) { self.sink = sink }
+}
+
 struct OrderedMerge: ~Copyable {
-    let aggregator: Aggregator
+    let sink: UncheckedSink
     let units: [WorkUnit]
     var stats = RunStats()
     var problems: [InputProblem] = []
@@ -210,8 +216,8 @@ struct OrderedMerge: ~Copyable {
     private var pending: [Int: [Int: (Extraction, Bool)]] = [:]
     private var lineOffset = 0
 
-    init(terms: [Term], units: [WorkUnit]) {
-        aggregator = Aggregator(terms: terms)
+    init(sink: UncheckedSink, units: [WorkUnit]) {
+        self.sink = sink
         self.units = units
     }
 
@@ -230,7 +236,7 @@ struct OrderedMerge: ~Copyable {
     }
 
     private mutating func merge(_ e: Extraction, unit: WorkUnit, first: Bool, last: Bool) {
-        aggregator.add(e)
+        sink.sink.add(e)
         stats.add(e.stats)
         // Ranges of one file number their lines from 1; make them absolute.
         if first && !unit.continuesPrevious { lineOffset = 0 }

@@ -1,0 +1,62 @@
+/// Walks a command line: options (`--name value`, `--name=value`, `-x value`)
+/// one at a time, positional arguments collected on the way (`--` ends options).
+struct ArgumentReader {
+    private var args: ArraySlice<String>
+    private(set) var positional: [String] = []
+    private var onlyPositional = false
+    private var inline: String?
+    private(set) var name = ""
+
+    init(_ arguments: [String]) { args = arguments[...] }
+
+    /// The next option's name, or nil when none are left.
+    mutating func nextOption() -> String? {
+        while let arg = args.popFirst() {
+            if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
+                positional.append(arg)
+                continue
+            }
+            if arg == "--" { onlyPositional = true; continue }
+            name = arg
+            inline = nil
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                inline = String(arg[arg.index(after: eq)...])
+            }
+            return name
+        }
+        return nil
+    }
+
+    /// The current option's `=value`, if it was written that way.
+    var inlineValue: String? { inline }
+
+    /// The current option's value.
+    mutating func value() throws(UsageError) -> String {
+        if let inline { return inline }
+        guard let v = args.popFirst() else { throw UsageError("\(name) needs a value") }
+        return v
+    }
+
+    /// The current option's value as a whole number of at least `min`.
+    mutating func number(min: Int) throws(UsageError) -> Int {
+        let s = try value()
+        guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
+        return n
+    }
+
+    /// The current option's value as a size in bytes (`16M`, `512K`, `1G`).
+    mutating func bytes() throws(UsageError) -> Int {
+        let s = try value()
+        var digits = s.uppercased()
+        var scale = 1
+        if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {
+            scale = 1 << shift
+            digits.removeLast()
+        }
+        guard let n = Int(digits), n >= 1, n <= (1 << 40) / scale else {
+            throw UsageError("\(name) takes a size in bytes such as 16M, not '\(s)'")
+        }
+        return n * scale
+    }
+}

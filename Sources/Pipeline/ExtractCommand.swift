@@ -1,0 +1,171 @@
+import Foundation
+import Stages
+
+/// `smashtag extract`: the read, parse, extract and match stages alone,
+/// writing extract lines (`ExtractFormat`) for `smashtag aggregate`, so the
+/// work can be spread over processes or machines (a Spark job pipes
+/// partitions through it).
+struct ExtractCommand {
+    var terms: [Term] = []
+    var paths: [String] = []
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var strict = false
+    var quiet = false
+    var maxRecord = 16 << 20
+    var pathsFromStdin = false
+
+    init(arguments: [String]) throws(UsageError) {
+        var a = ArgumentReader(arguments)
+        var termFlags: [String] = []
+        while let option = a.nextOption() {
+            switch option {
+            case "-h", "--help": throw UsageError.help(Usage.extract)
+            case "-t", "--term": termFlags.append(try a.value())
+            case "-j", "--jobs": jobs = try a.number(min: 1)
+            case "--max-record": maxRecord = try a.bytes()
+            case "--strict": strict = true
+            case "-q", "--quiet": quiet = true
+            case "--paths-from-stdin": pathsFromStdin = true
+            default:
+                throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
+                                                               "--quiet", "--paths-from-stdin"])
+            }
+        }
+        var positional = a.positional
+        terms = try Terms.parse(flags: termFlags, positional: &positional, command: "extract")
+        paths = positional
+        if pathsFromStdin && paths.contains("-") {
+            throw UsageError("--paths-from-stdin reads paths from standard input, so '-' cannot name it too")
+        }
+    }
+
+    func run() -> Int32 {
+        var inputs = paths
+        if pathsFromStdin {
+            while let line = readLine(strippingNewline: true) {
+                let path = line.hasSuffix("\r") ? String(line.dropLast()) : line
+                if !path.isEmpty { inputs.append(path) }
+            }
+        }
+        if inputs.isEmpty && !pathsFromStdin { inputs = ["-"] }
+        let plan = InputPlan(paths: inputs, splitSize: Terms.splitSize())
+        let control = RunControl(strict: strict)
+        let console = Console(quiet: quiet)
+        for p in plan.problems {
+            console.warn(p.description)
+            if strict { return 1 }
+        }
+        let interrupts = InterruptHandler(control: control)
+        let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
+        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord).run(plan.units, control: control, into: writer)
+        if let code = interrupts.exitStatus() { return code }
+        interrupts.cancel()
+        if strict, let p = control.stoppingProblem {
+            console.warn(p.description)
+            return 1
+        }
+        writer.flush()
+        if writer.closed { return 0 }
+        let problems = plan.problems + outcome.problems
+        console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
+        if outcome.stats.records == 0 && !problems.isEmpty { return 1 }
+        return 0
+    }
+}
+
+/// `smashtag aggregate`: reads extract lines (files or standard input, any
+/// compression), dedups on (term, tweet id), counts, and writes the report
+/// exactly as `smashtag report` would.
+struct AggregateCommand {
+    var paths: [String] = []
+    var format: ReportFormat?
+    var minCount = 2
+    var top: Int?
+    var strict = false
+    var quiet = false
+
+    init(arguments: [String]) throws(UsageError) {
+        var a = ArgumentReader(arguments)
+        while let option = a.nextOption() {
+            switch option {
+            case "-h", "--help": throw UsageError.help(Usage.aggregate)
+            case "--format":
+                let v = try a.value()
+                guard let f = ReportFormat(rawValue: v) else { throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'") }
+                format = f
+            case "--min-count": minCount = try a.number(min: 1)
+            case "--top": top = try a.number(min: 1)
+            case "--strict": strict = true
+            case "-q", "--quiet": quiet = true
+            default:
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet"])
+            }
+        }
+        paths = a.positional.isEmpty ? ["-"] : a.positional
+    }
+
+    func run() -> Int32 {
+        let plan = InputPlan(paths: paths, splitSize: .max)
+        let control = RunControl(strict: strict)
+        let console = Console(quiet: quiet)
+        for p in plan.problems {
+            console.warn(p.description)
+            if strict { return 1 }
+        }
+        let interrupts = InterruptHandler(control: control)
+        let reader = ExtractReader(control: control)
+        let input = InputReader()
+        for unit in plan.units where !control.isStopped {
+            input.read(unit, handler: reader)
+            reader.finishTweet()
+        }
+        if let code = interrupts.exitStatus() { return code }
+        interrupts.cancel()
+        if strict, let p = control.stoppingProblem {
+            console.warn(p.description)
+            return 1
+        }
+        guard let aggregator = reader.aggregator else {
+            console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
+            return 1
+        }
+        let reports = aggregator.reports(minCount: minCount, top: top)
+        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
+        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
+                                       color: format == .table && Console.wantsColor(fd: 1))
+        guard Console.writeStdout(text) else { return 0 }
+        let problems = plan.problems + reader.problems
+        console.reportProblems(problems, total: problems.count)
+        return 0
+    }
+}
+
+/// Terms from the command line, shared by report and extract.
+enum Terms {
+    /// `-t` flags, or else the first positional argument (removed from `positional`).
+    static func parse(flags: [String], positional: inout [String], command: String) throws(UsageError) -> [Term] {
+        var raw = flags
+        if raw.isEmpty {
+            guard !positional.isEmpty else {
+                throw UsageError("give a term to search for, as in: smashtag \(command) '#stanford' dumps/")
+            }
+            raw.append(positional.removeFirst())
+        }
+        var terms: [Term] = []
+        for r in raw {
+            let term: Term
+            do { term = try Term(parsing: r) } catch { throw UsageError(error.description) }
+            if !terms.contains(term) { terms.append(term) }
+        }
+        guard terms.count <= TermMatcher.maxTerms else {
+            throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
+        }
+        return terms
+    }
+
+    /// Byte ranges big JSON-lines files are cut into (SMASHTAG_SPLIT_BYTES lets tests cut small files).
+    static func splitSize() -> Int64 {
+        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
+        return max(1, split)
+    }
+}

@@ -1,0 +1,184 @@
+/// The line format between `smashtag extract` and `smashtag aggregate`:
+/// the extract stage's output, so the dedup and aggregate stages can run
+/// elsewhere (another process, a Spark shuffle). Version 1, tab-separated,
+/// one record a line, the first field saying what the line is:
+///
+///     H  smashtag-extract  1  TERM...        header: format, version, the terms in order
+///     M  TERM  TWEET-ID  MENTION             the tweet matches TERM and carries MENTION
+///     T  TERM  TWEET-ID                      the tweet matches TERM and carries no mention
+///
+/// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
+/// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
+/// A tweet's lines are consecutive. Outputs of several extracts over
+/// disjoint inputs, with the same terms, may be concatenated in any order:
+/// `aggregate` dedups on (term, tweet id), keeping the first copy it reads.
+public enum ExtractFormat {
+    public static let version = 1
+    public static let magic = "smashtag-extract"
+
+    public static func header(_ terms: [Term]) -> String {
+        (["H", magic, String(version)] + terms.map { escape($0.description) }).joined(separator: "\t") + "\n"
+    }
+
+    static func escape(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        var out = ""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\\": out += "\\\\"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    static func unescape(_ s: Substring) -> String? {
+        guard s.contains("\\") else { return String(s) }
+        var out = ""
+        var it = s.unicodeScalars.makeIterator()
+        while let ch = it.next() {
+            guard ch == "\\" else { out.unicodeScalars.append(ch); continue }
+            switch it.next() {
+            case "\\": out += "\\"
+            case "t": out += "\t"
+            case "n": out += "\n"
+            case "r": out += "\r"
+            default: return nil
+            }
+        }
+        return out
+    }
+}
+
+/// Writes extractions as extract lines, streaming, in input order.
+public final class ExtractWriter: ExtractionSink {
+    private let terms: [String]
+    private let write: (String) -> Bool
+    private var buffer = ""
+    /// Lines written, and whether the reader went away (a closed pipe).
+    public private(set) var lines = 0
+    public private(set) var closed = false
+
+    /// - Parameter write: writes a chunk; returns false when the output is gone.
+    public init(terms: [Term], write: @escaping (String) -> Bool) {
+        self.terms = terms.map { ExtractFormat.escape($0.description) }
+        self.write = write
+        buffer = ExtractFormat.header(terms)
+    }
+
+    public func add(_ e: Extraction) {
+        guard !closed else { return }
+        let keys = e.keys.map(ExtractFormat.escape)
+        for i in 0..<e.tweetIDs.count {
+            let id = String(e.tweetIDs[i])
+            var mask = e.termMasks[i]
+            let mentions = e.mentions(of: i)
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                if mentions.isEmpty {
+                    buffer += "T\t\(terms[t])\t\(id)\n"
+                    lines += 1
+                }
+                for m in mentions {
+                    buffer += "M\t\(terms[t])\t\(id)\t\(keys[Int(m)])\n"
+                    lines += 1
+                }
+            }
+            if buffer.utf8.count > 1 << 16 { flush() }
+        }
+    }
+
+    /// Writes what is buffered; call once at the end too.
+    public func flush() {
+        guard !closed, !buffer.isEmpty else { return }
+        if !write(buffer) { closed = true }
+        buffer = ""
+    }
+}
+
+/// Reads extract lines into an `Aggregator`: the other half of the format.
+public final class ExtractReader: RecordHandler {
+    /// Terms of the first header, in order; nil before it.
+    public private(set) var terms: [Term]?
+    public private(set) var aggregator: Aggregator?
+    public private(set) var problems: [InputProblem] = []
+    public private(set) var records = 0
+    private var termIndex: [String: Int] = [:]
+    private var current: (term: Int, id: UInt64)?
+    private var mentions: [String] = []
+    private let control: RunControl
+
+    public init(control: RunControl) { self.control = control }
+
+    public var shouldStop: Bool { control.isStopped }
+
+    public func skipped(_ origin: Origin, reason: String) {}
+
+    public func problem(_ p: InputProblem) {
+        problems.append(p)
+        control.problemSeen(p)
+    }
+
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        records += 1
+        let text = String(decoding: bytes, as: UTF8.self)
+        let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+        func bad(_ why: String) {
+            problem(InputProblem(.notATweet, origin: origin, line: line, reason: "not an extract line: \(why)"))
+        }
+        switch fields.first {
+        case "H":
+            guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) else { return bad("a header names smashtag-extract") }
+            guard fields[2] == Substring(String(ExtractFormat.version)) else {
+                return bad("format version \(fields[2]); this smashtag reads version \(ExtractFormat.version)")
+            }
+            let names = fields.dropFirst(3).compactMap(ExtractFormat.unescape)
+            if let terms {
+                if names != terms.map(\.description) {
+                    problem(InputProblem(.notATweet, origin: origin, line: line,
+                                         reason: "extracted with other terms (\(names.joined(separator: " "))) than the first input; its lines for unknown terms are skipped"))
+                }
+                return
+            }
+            var parsed: [Term] = []
+            for name in names {
+                guard let t = try? Term(parsing: name) else { return bad("bad term '\(name)' in the header") }
+                parsed.append(t)
+            }
+            terms = parsed
+            aggregator = Aggregator(terms: parsed)
+            for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
+        case "M", "T":
+            guard terms != nil else { return bad("a mention line before any header") }
+            let isM = fields[0] == "M"
+            guard fields.count == (isM ? 4 : 3) else { return bad("expected \(isM ? 4 : 3) fields") }
+            guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
+                return bad("a term that is not in the header")
+            }
+            guard let id = UInt64(fields[2]) else { return bad("a tweet id that is not an unsigned 64-bit integer") }
+            if current.map({ $0.term != t || $0.id != id }) ?? true {
+                finishTweet()
+                current = (t, id)
+            }
+            if isM {
+                guard let m = ExtractFormat.unescape(fields[3]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                    return bad("a mention without # or @")
+                }
+                mentions.append(m)
+            }
+        default:
+            bad("it starts with neither H, M nor T")
+        }
+    }
+
+    /// Counts the tweet being read; call at the end of input too.
+    public func finishTweet() {
+        if let c = current { aggregator?.add(tweet: c.id, term: c.term, mentions: mentions) }
+        current = nil
+        mentions.removeAll(keepingCapacity: true)
+    }
+}

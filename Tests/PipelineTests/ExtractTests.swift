@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+/// `smashtag extract … | smashtag aggregate` is `smashtag report …`, also
+/// over inputs extracted apart and concatenated in any order.
+final class ExtractTests: XCTestCase {
+    private let corpus = Smashtag.corpus
+    private lazy var halves = [
+        ["twarc-csv/flat.jsonl", "twarc-csv/brexit.jsonl", "python-twitter/streaming/lines.json"],
+        ["twarc-csv/kpop.jsonl", "twarc-csv/streaming_output_with_error.jsonl", "sferik-twitter/premium_search_next.json",
+         "darkliquid-twoo/tweets.js", "python-twitter/get_search_raw.json"],
+    ].map { $0.map { corpus.appendingPathComponent($0).path } }
+    private let terms = ["-t", "*", "-t", "#Brexit", "-t", "obama", "-t", "from:jack", "-t", "@BTS_twt", "-t", "#nowhere"]
+
+    private func aggregate(_ lines: String, _ options: [String]) throws -> Smashtag.Result {
+        try Smashtag.run(["aggregate"] + options, stdin: Data(lines.utf8))
+    }
+
+    func testExtractThenAggregateIsReport() throws {
+        for options in [["--format", "csv", "--min-count", "1"], ["--format", "json"], ["--format", "ndjson", "--top", "3"]] {
+            let report = try Smashtag.report(terms + halves[0] + halves[1] + options)
+            let extract = try Smashtag.run(["extract"] + terms + halves[0] + halves[1])
+            XCTAssertEqual(extract.status, 0, extract.stderr)
+            let r = try aggregate(extract.stdout, options)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout, report.stdout, "\(options)")
+        }
+    }
+
+    func testHalvesExtractedApartInEitherOrder() throws {
+        let options = ["--format", "csv", "--min-count", "1"]
+        let report = try Smashtag.report(terms + halves[0] + halves[1] + options)
+        let a = try Smashtag.run(["extract"] + terms + halves[0]).stdout
+        let b = try Smashtag.run(["extract"] + terms + halves[1] + ["--jobs", "1"]).stdout
+        XCTAssertEqual(try aggregate(a + b, options).stdout, report.stdout)
+        XCTAssertEqual(try aggregate(b + a, options).stdout, report.stdout)
+        // A tweet in both halves (the same file twice) still counts once.
+        XCTAssertEqual(try aggregate(a + b + a, options).stdout, report.stdout)
+    }
+
+    func testPathsFromStandardInput() throws {
+        let listed = try Smashtag.run(["extract"] + terms + ["--paths-from-stdin"],
+                                      stdin: Data((halves[0] + halves[1]).joined(separator: "\n").utf8))
+        let named = try Smashtag.run(["extract"] + terms + halves[0] + halves[1])
+        XCTAssertEqual(listed.stdout, named.stdout)
+    }
+
+    func testFormatEscapesAndTweetsWithoutMentions() throws {
+        let data = Data("""
+            {"id_str":"1","text":"a","entities":{"hashtags":[{"text":"tab\\there"},{"text":"back\\\\slash"}]}}
+            {"id_str":"2","text":"no mentions"}
+            """.utf8)
+        let extract = try Smashtag.run(["extract", "*"], stdin: data)
+        XCTAssertEqual(extract.stdout, "H\tsmashtag-extract\t1\t*\nM\t*\t1\t#tab\\there\nM\t*\t1\t#back\\\\slash\nT\t*\t2\n")
+        let report = try Smashtag.report(["*", "--format", "json", "--min-count", "1"], stdin: data)
+        XCTAssertEqual(try aggregate(extract.stdout, ["--format", "json", "--min-count", "1"]).stdout, report.stdout)
+    }
+
+    func testBadLinesAreNamedAndNoHeaderIsAnError() throws {
+        let lines = "H\tsmashtag-extract\t1\t#a\nM\t#a\t5\t#a\nM\t#b\t6\t#a\nX\tjunk\nM\t#a\tnotanid\t#a\nT\t#a\t7\n"
+        let r = try aggregate(lines, ["--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n#a,hashtag,#a,1\n")
+        XCTAssertTrue(r.stderr.contains("line 3: not an extract line: a term that is not in the header"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 4:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 5:"), r.stderr)
+        XCTAssertEqual(try aggregate(lines, ["--strict"]).status, 1)
+        let none = try aggregate("", [])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("no extract header"), none.stderr)
+        XCTAssertEqual(try aggregate("H\tsmashtag-extract\t2\t#a\n", []).status, 1, "a newer format version is refused")
+    }
+}
