@@ -30,6 +30,11 @@ let package = Package(
             dependencies: ["Stages"],
             path: "Sources/Pipeline"
         ),
+        // `make bench`'s driver: data generator and timing harness (Foundation only).
+        .executableTarget(
+            name: "smashtag-bench",
+            path: "Benchmarks/Bench"
+        ),
         .testTarget(
             name: "StagesTests",
             dependencies: ["Stages"],

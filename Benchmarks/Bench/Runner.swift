@@ -1,0 +1,250 @@
+// `smashtag-bench run`: for each input, one warm-up per tool configuration,
+// then `runs` rounds in alternating order; medians, MB/s, ratio to DuckDB,
+// peak RSS, row counts and whether the rows equal DuckDB's.
+
+import Foundation
+
+struct RunOptions {
+    var data = ".build/bench-data"
+    var runs = 3
+    var term = "#stanford"
+    var smashtag = ".build/release/smashtag"
+    var python = ".build/bench-venv/bin/python"
+    var peer = "Benchmarks/duckdb_report.py"
+}
+
+enum Tool: String { case smashtag, duckdb }
+
+struct Config {
+    let tool: Tool
+    let jobs: Int
+    var slug: String { tool == .smashtag ? "smashtag-j\(jobs)" : "duckdb-t\(jobs)" }
+}
+
+struct Input {
+    let name: String
+    let slug: String
+    let path: String            // what smashtag reads
+    let duckdbReads: Bool       // whether DuckDB can read it (not the tar of .bz2)
+    let configs: [Config]
+}
+
+struct Measured {
+    let input: Input
+    let config: Config
+    var times: [Double] = []
+    var cpuTimes: [Double] = []
+    var maxRSSKiB = 0
+    var rows: [[UInt8]] = []    // sorted data rows (no header)
+    var output = Data()
+    var median: Double { medianOf(times) }
+    var cpuMedian: Double { medianOf(cpuTimes) }
+}
+
+func medianOf(_ v: [Double]) -> Double {
+    let s = v.sorted()
+    guard !s.isEmpty else { return .nan }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
+
+func sortedRows(_ data: Data) -> [[UInt8]] {
+    var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).map { Array($0) }
+    if !lines.isEmpty { lines.removeFirst() }     // header
+    return lines.sorted { $0.lexicographicallyPrecedes($1) }
+}
+
+func fileSize(_ path: String) -> Int {
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    guard fm.fileExists(atPath: path, isDirectory: &isDir) else { return 0 }
+    if !isDir.boolValue { return ((try? fm.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+    let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
+    return names.reduce(0) { $0 + fileSize(path + "/" + $1) }
+}
+
+func argv(_ c: Config, _ input: Input, _ o: RunOptions) -> [String] {
+    switch c.tool {
+    case .smashtag:
+        return [o.smashtag, "report", o.term, input.path, "--format", "csv", "--min-count", "1",
+                "--quiet", "--jobs", "\(c.jobs)"]
+    case .duckdb:
+        return [o.python, o.peer, "--threads", "\(c.jobs)", "--min-count", "1", "-t", o.term, input.path]
+    }
+}
+
+func runOnce(_ m: inout Measured, _ o: RunOptions, outDir: String, warmup: Bool) {
+    let out = outDir + "/\(m.input.slug)-\(m.config.slug).csv"
+    let err = outDir + "/\(m.input.slug)-\(m.config.slug).err"
+    prefetch(m.input.path)
+    let r = spawnMeasured(argv(m.config, m.input, o), stdout: out, stderr: err)
+    guard r.exitStatus == 0 else {
+        let msg = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        fail("\(argv(m.config, m.input, o).joined(separator: " ")) exited \(r.exitStatus)\n\(msg.suffix(2000))")
+    }
+    let data = FileManager.default.contents(atPath: out) ?? Data()
+    if warmup {
+        m.output = data
+        m.rows = sortedRows(data)
+    } else {
+        if data != m.output { note("warning: \(m.input.slug) \(m.config.slug): output differs between runs") }
+        m.times.append(r.seconds)
+        m.cpuTimes.append(r.cpuSeconds)
+    }
+    m.maxRSSKiB = max(m.maxRSSKiB, r.maxRSSKiB)
+    note(String(format: "  %@ %@ %@ %.2f s (cpu %.2f s), %d MiB, %d rows", m.input.slug, m.config.slug,
+                warmup ? "warm-up" : "run", r.seconds, r.cpuSeconds, r.maxRSSKiB / 1024, m.rows.count))
+}
+
+func versionMillis(_ o: RunOptions, outDir: String) -> Double {
+    var times: [Double] = []
+    for i in 0..<22 {
+        let r = spawnMeasured([o.smashtag, "--version"], stdout: outDir + "/version.out", stderr: outDir + "/version.err")
+        if r.exitStatus != 0 { fail("smashtag --version exited \(r.exitStatus)") }
+        if i >= 2 { times.append(r.seconds * 1000) }
+    }
+    times.sort()
+    return (times[9] + times[10]) / 2
+}
+
+func machineFacts(_ o: RunOptions) -> [String] {
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+        .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "?"
+    let commit = shellOutput("git rev-parse --short HEAD") ?? "?"
+    let dirty = (shellOutput("git status --porcelain -- Sources Package.swift") ?? "").isEmpty ? "" : " (with uncommitted changes under Sources/)"
+    let duck = shellOutput("\(shellQuote(o.python)) -c 'import duckdb; print(duckdb.__version__)'") ?? "?"
+    let py = shellOutput("\(shellQuote(o.python)) -c 'import platform; print(platform.python_version())'") ?? "?"
+    let swift = shellOutput("swift --version 2>&1 | head -1") ?? "?"
+    let version = shellOutput("\(shellQuote(o.smashtag)) --version | head -1") ?? "?"
+    var imports: [Double] = []
+    for _ in 0..<5 {
+        let r = spawnMeasured([o.python, "-c", "import duckdb"], stdout: "/dev/null", stderr: "/dev/null")
+        imports.append(r.seconds)
+    }
+    return [
+        "- machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), \(model), "
+            + String(format: "%.0f GiB RAM", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824),
+        "- smashtag: \(version), git \(commit)\(dirty), release build",
+        "- DuckDB \(duck) from PyPI (Python \(py)), `SET threads = 2`; its times include starting Python and "
+            + String(format: "`import duckdb` (%.2f s, median of 5)", medianOf(imports)),
+        "- \(swift)",
+    ]
+}
+
+func run(_ options: RunOptions) {
+    var o = options
+    let fm = FileManager.default
+    let d = o.data
+    for f in ["stream.jsonl", "split", "stream.jsonl.zst", "members.tar"] where !fm.fileExists(atPath: d + "/" + f) {
+        fail("\(d)/\(f) is missing: run `smashtag-bench generate --out \(d)` first")
+    }
+    for f in [o.smashtag, o.python, o.peer] where !fm.fileExists(atPath: f) { fail("\(f) is missing") }
+    let outDir = d + "/out"
+    try? fm.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+    // A private copy of the binary: a rebuild in the work tree during the
+    // bench must not change what is measured halfway.
+    let copy = outDir + "/smashtag"
+    try? fm.removeItem(atPath: copy)
+    do { try fm.copyItem(atPath: o.smashtag, toPath: copy) } catch { fail("cannot copy \(o.smashtag): \(error)") }
+    o.smashtag = copy
+    let contentBytes = fileSize(d + "/stream.jsonl")
+    let mb = Double(contentBytes) / 1e6
+
+    let s2 = Config(tool: .smashtag, jobs: 2), s1 = Config(tool: .smashtag, jobs: 1)
+    let duck = Config(tool: .duckdb, jobs: 2)
+    let inputs = [
+        Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true, configs: [s2, s1, duck]),
+        Input(name: "8 × .jsonl.gz", slug: "gz8", path: d + "/split", duckdbReads: true, configs: [s2, duck]),
+        Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, duck]),
+        Input(name: "tar of 16 .json.bz2", slug: "tar", path: d + "/members.tar", duckdbReads: false, configs: [s2, s1]),
+    ]
+
+    let facts = machineFacts(o)
+    let pressureStart = cpuPressureMicros()
+    let clockStart = monotonicSeconds()
+    var results: [Measured] = []
+    for input in inputs {
+        note("\(input.name):")
+        var ms = input.configs.map { Measured(input: input, config: $0) }
+        for i in ms.indices { runOnce(&ms[i], o, outDir: outDir, warmup: true) }
+        for round in 0..<o.runs {
+            let order = round % 2 == 0 ? Array(ms.indices) : Array(ms.indices.reversed())
+            for i in order { runOnce(&ms[i], o, outDir: outDir, warmup: false) }
+        }
+        results += ms
+    }
+    let versionMs = versionMillis(o, outDir: outDir)
+    var pressure = ""
+    if let a = pressureStart, let b = cpuPressureMicros() {
+        pressure = String(format: "; CPU pressure (PSI some: share of time some task waited for a core) over the whole run: %.0f%%",
+                          (b - a) / 1e6 / (monotonicSeconds() - clockStart) * 100)
+    }
+
+    // The reference rows: DuckDB's on the same input, else DuckDB's on the plain file.
+    func duckdbRows(_ input: Input) -> [[UInt8]]? {
+        let slug = input.duckdbReads ? input.slug : "plain"
+        return results.first { $0.input.slug == slug && $0.config.tool == .duckdb }?.rows
+    }
+    func duckdbMedian(_ input: Input) -> Double? {
+        results.first { $0.input.slug == input.slug && $0.config.tool == .duckdb }?.median
+    }
+    func median(_ slug: String, _ c: Config) -> Double {
+        results.first { $0.input.slug == slug && $0.config.slug == c.slug }?.median ?? .nan
+    }
+
+    var lines: [String] = []
+    lines.append("Term `\(o.term)`, `--min-count 1`, \(o.runs) timed runs after one warm-up per tool, alternating order; "
+                 + String(format: "MB/s = %.1f MB of JSON lines (all inputs hold the same lines) / median wall time.", mb))
+    lines.append("")
+    lines += facts
+    lines.append(String(format: "- load average at the end: %@%@",
+                        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?",
+                        pressure))
+    lines.append("")
+    lines.append("| input | tool | jobs | median s | MB/s | ratio vs DuckDB | peak RSS MB | rows | same as DuckDB | CPU s (user+sys) |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
+    for m in results {
+        let ratio: String
+        if let dm = duckdbMedian(m.input) { ratio = String(format: "%.2f", dm / m.median) } else { ratio = "n/a" }
+        let same: String
+        if m.config.tool == .duckdb { same = "(reference)" } else if let ref = duckdbRows(m.input) {
+            let ok = ref == m.rows
+            same = (ok ? "yes" : "**NO**") + (m.input.duckdbReads ? "" : " (vs plain)")
+        } else { same = "n/a" }
+        lines.append(String(format: "| %@ | %@ | %d | %.3f | %.0f | %@ | %.0f | %d | %@ | %.2f |",
+                            m.input.name, m.config.tool.rawValue, m.config.jobs, m.median, mb / m.median,
+                            ratio, Double(m.maxRSSKiB) / 1024, m.rows.count, same, m.cpuMedian))
+    }
+    lines.append("")
+    lines.append("| input file | size on disk MB |")
+    lines.append("|---|---:|")
+    for input in inputs {
+        lines.append(String(format: "| %@ | %.1f |", (input.path as NSString).lastPathComponent + (input.slug == "gz8" ? "/ (8 files)" : ""),
+                            Double(fileSize(input.path)) / 1e6))
+    }
+    lines.append("")
+
+    let smashtagRSS = results.filter { $0.config.tool == .smashtag }.map(\.maxRSSKiB).max() ?? 0
+    func check(_ what: String, _ value: Double, _ goal: String, _ ok: Bool, _ fmt: String = "%.2f") {
+        lines.append("| \(what) | " + String(format: fmt, value) + " | \(goal) | \(ok ? "met" : "**not met**") |")
+    }
+    lines.append("| figure | measured | goal | |")
+    lines.append("|---|---:|---|---|")
+    let plain = median("plain", duck) / median("plain", s2)
+    check("plain .jsonl: DuckDB s / smashtag s (jobs 2)", plain, ">= 3.0", plain >= 3.0)
+    let gz = median("gz8", duck) / median("gz8", s2)
+    check("8 × .gz: DuckDB s / smashtag s", gz, ">= 1.5", gz >= 1.5)
+    let zst = median("zst", duck) / median("zst", s2)
+    check(".zst: DuckDB s / smashtag s", zst, ">= 2.0", zst >= 2.0)
+    let tar = median("tar", s1) / median("tar", s2)
+    check("tar of .bz2: jobs 1 s / jobs 2 s", tar, ">= 1.8", tar >= 1.8)
+    let pj = median("plain", s1) / median("plain", s2)
+    check("plain .jsonl: jobs 1 s / jobs 2 s", pj, ">= 1.7", pj >= 1.7)
+    check("smashtag peak RSS, MB (max over runs)", Double(smashtagRSS) / 1024, "<= 200", smashtagRSS <= 200 * 1024, "%.0f")
+    check("`smashtag --version`, ms (median of 20)", versionMs, "< 20", versionMs < 20, "%.1f")
+    let allSame = results.filter { $0.config.tool == .smashtag }.allSatisfy { duckdbRows($0.input) == $0.rows }
+    lines.append("")
+    lines.append(allSame ? "Rows: every smashtag run produced exactly DuckDB's rows (sorted CSV term,type,mention,count)."
+                         : "Rows: **smashtag's rows differ from DuckDB's**; the outputs are in \(outDir)/.")
+    print(lines.joined(separator: "\n"))
+}
