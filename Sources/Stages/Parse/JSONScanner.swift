@@ -112,24 +112,22 @@ struct JSONScanner {
     /// The position of the first `"`, `\\` or byte below 0x20 at or after
     /// `from`, or `count` when there is none.
     ///
-    /// SWAR: for each of the three tests a word's bytes are flagged with the
-    /// classic "has zero byte" trick; the lowest flagged byte is always a true
-    /// hit (borrows only flag bytes above it), and little-endian loads put the
-    /// lowest address in the lowest byte.
+    /// Sixteen bytes at a time with SSE2 compares (Swift's `SIMD16` lowers to
+    /// `pcmpeqb`/`pminub`): the lane mask is read as two words whose first
+    /// set byte is the hit, so no lane loop and no `movemask` are needed.
     @inline(__always)
     static func nextSpecial(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
         var i = from
         let raw = UnsafeRawPointer(base)
-        while i &+ 8 <= count {
-            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let q = w ^ (ones &* 0x22)
-            let b = w ^ (ones &* 0x5C)
-            let hits = ((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w)
-            let m = hits & high
-            if m != 0 { return i &+ (m.trailingZeroBitCount &>> 3) }
-            i &+= 8
+        let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
+        let control = SIMD16<UInt8>(repeating: 0x1F)
+        while i &+ 16 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let hit = (v .== quote) .| (v .== backslash) .| (v .<= control)
+            let words = unsafeBitCast(hit, to: SIMD2<UInt64>.self)
+            if words[0] != 0 { return i &+ (words[0].trailingZeroBitCount &>> 3) }
+            if words[1] != 0 { return i &+ 8 &+ (words[1].trailingZeroBitCount &>> 3) }
+            i &+= 16
         }
         while i < count {
             let c = base[i]
@@ -151,13 +149,33 @@ struct JSONScanner {
     mutating func readNumber() throws(JSONError) -> ByteSpan {
         skipWhitespace()
         let start = pos
-        if pos < count && base[pos] == UInt8(ascii: "-") { pos &+= 1 }
-        guard pos < count, isDigit(base[pos]) else { throw numberError() }
-        if base[pos] == UInt8(ascii: "0") {
-            pos &+= 1
+        pos = try JSONScanner.skipNumber(base, from: pos, count: count)
+        return ByteSpan(start: start, end: pos, escaped: false)
+    }
+
+    /// Skips a number token starting at `from`; returns where it ends.
+    @inline(__always)
+    static func skipNumber(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
+        var i = from
+        if i < n && b[i] == UInt8(ascii: "-") { i &+= 1 }
+        guard i < n, isDigit(b[i]) else { throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd) }
+        if b[i] == UInt8(ascii: "0") {
+            i &+= 1
         } else {
-            while pos < count && isDigit(base[pos]) { pos &+= 1 }
+            i &+= 1
+            while i < n && isDigit(b[i]) { i &+= 1 }
         }
+        if i < n && (b[i] == UInt8(ascii: ".") || b[i] | 0x20 == UInt8(ascii: "e")) {
+            var scanner = JSONScanner(UnsafeRawBufferPointer(start: b, count: n))
+            scanner.pos = i
+            try scanner.numberTail()
+            return scanner.pos
+        }
+        return i
+    }
+
+    /// The fraction and exponent of a number, rare in tweets.
+    private mutating func numberTail() throws(JSONError) {
         if pos < count && base[pos] == UInt8(ascii: ".") {
             pos &+= 1
             guard pos < count, isDigit(base[pos]) else { throw numberError() }
@@ -169,7 +187,6 @@ struct JSONScanner {
             guard pos < count, isDigit(base[pos]) else { throw numberError() }
             while pos < count && isDigit(base[pos]) { pos &+= 1 }
         }
-        return ByteSpan(start: start, end: pos, escaped: false)
     }
 
     private func numberError() -> JSONError {
@@ -215,9 +232,7 @@ struct JSONScanner {
                 guard i &+ 5 <= n, b[i &+ 4] == UInt8(ascii: "e") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
                 i = try JSONScanner.skipLiteral(b, from: i, count: n, 0x736C_6166) &+ 1  // "fals" + "e"
             default:
-                pos = i
-                _ = try readNumber()
-                i = pos
+                i = try JSONScanner.skipNumber(b, from: i, count: n)
             }
             // After a value: close finished containers, or move to the next member.
             while true {
@@ -268,6 +283,61 @@ struct JSONScanner {
         let w = UInt32(littleEndian: UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt32.self))
         guard w == word else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
         return i &+ 4
+    }
+
+    /// Validates the object that starts next and returns the string value of
+    /// its member `name` (or `other`); the last such member wins, and one
+    /// whose value is not a string gives nil, as JSON readers that keep the
+    /// last duplicate key have it. For the many-keyed objects a tweet only
+    /// needs one field of (`user`, an entity), with keys scanned in place.
+    mutating func stringMember(_ name: StaticString, or other: StaticString? = nil) throws(JSONError) -> ByteSpan? {
+        let b = base, n = count
+        var i = pos
+        defer { pos = i }
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n, b[i] == UInt8(ascii: "{") else {
+            throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+        }
+        i &+= 1
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        if i < n && b[i] == UInt8(ascii: "}") { i &+= 1; return nil }
+        var found: ByteSpan?
+        while true {
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n, b[i] == UInt8(ascii: "\"") else {
+                throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+            }
+            let (keyEnd, keyEscaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
+            let key = ByteSpan(start: i &+ 1, end: keyEnd, escaped: keyEscaped)
+            i = keyEnd &+ 1
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n, b[i] == UInt8(ascii: ":") else {
+                throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+            }
+            i &+= 1
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            if self.key(key, is: name) || (other.map { self.key(key, is: $0) } ?? false) {
+                if i < n && b[i] == UInt8(ascii: "\"") {
+                    let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
+                    found = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
+                    i = end &+ 1
+                } else {
+                    found = nil
+                    pos = i
+                    try skipValue()
+                    i = pos
+                }
+            } else {
+                pos = i
+                try skipValue()
+                i = pos
+            }
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+            if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
+            if b[i] == UInt8(ascii: "}") { i &+= 1; return found }
+            throw JSONError(offset: i, reason: .unexpectedByte(b[i]))
+        }
     }
 
     // MARK: Iteration helpers
@@ -366,8 +436,8 @@ struct ContainerStack {
 
     @inline(__always)
     mutating func push(object: Bool) {
-        if depth > 0 && depth % 64 == 0 { spill.append(word); word = 0 }
-        let bit = UInt64(1) << UInt64(depth % 64)
+        if depth > 0 && depth & 63 == 0 { spill.append(word); word = 0 }
+        let bit = UInt64(1) << UInt64(depth & 63)
         if object { word |= bit } else { word &= ~bit }
         depth += 1
     }
@@ -375,11 +445,11 @@ struct ContainerStack {
     @inline(__always)
     mutating func pop() {
         depth -= 1
-        if depth > 0 && depth % 64 == 0 { word = spill.removeLast() }
+        if depth > 0 && depth & 63 == 0 { word = spill.removeLast() }
     }
 
     @inline(__always)
-    var topIsObject: Bool { (word >> UInt64((depth - 1) % 64)) & 1 == 1 }
+    var topIsObject: Bool { (word >> UInt64((depth &- 1) & 63)) & 1 == 1 }
 }
 
 @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }

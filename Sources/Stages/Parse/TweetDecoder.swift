@@ -275,15 +275,7 @@ public final class TweetDecoder {
         guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return start..<start }
         try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
             guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
-            var found: ByteSpan?
-            try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
-                if s.key(key, is: name1) || s.key(key, is: name2) {
-                    found = try s.stringOrSkip()
-                } else {
-                    try s.skipValue()
-                }
-            }
-            if let found, !found.isEmpty { self.spans.append(found) }
+            if let found = try s.stringMember(name1, or: name2), !found.isEmpty { self.spans.append(found) }
         }
         return start..<spans.count
     }
@@ -291,11 +283,7 @@ public final class TweetDecoder {
     /// `{"screen_name": …}` inside `user`, or `{"username": …}` inside `author`.
     private func nameField(_ s: inout JSONScanner, _ name: StaticString) throws(JSONError) -> ByteSpan? {
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return nil }
-        var found: ByteSpan?
-        try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
-            if s.key(key, is: name) { found = try s.stringOrSkip() } else { try s.skipValue() }
-        }
-        return found
+        return try s.stringMember(name)
     }
 
     func spanEquals(_ span: ByteSpan, _ text: StaticString) -> Bool {
