@@ -22,12 +22,12 @@ FORMAT ?=
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's headers and pkg-config.
+# Install what a clean Debian machine lacks: libarchive's and SQLite's headers, and pkg-config.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive; then \
-	  echo "installing libarchive-dev and pkg-config with apt-get"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3; then \
+	  echo "installing libarchive-dev, libsqlite3-dev and pkg-config with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev pkg-config >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config >/dev/null; \
 	fi
 
 build: deps
