@@ -111,7 +111,8 @@ final class Database {
     }
 
     /// The prepared statement for `sql`, prepared on first use and reset on
-    /// every later one: its bindings are cleared and it is ready to step.
+    /// every later one, ready to bind (every parameter: bindings stay from
+    /// the last use) and step.
     func statement(_ sql: String) throws(StoreError) -> Statement {
         if let s = statements[sql] {
             s.reset()
@@ -193,7 +194,6 @@ final class Statement {
     /// already thrown by `step`; it is not reported twice.
     func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
     }
 
     func bind(_ index: Int32, _ value: Int64) throws(StoreError) {
@@ -264,5 +264,40 @@ final class Statement {
     func textBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+}
+
+extension Database {
+    /// Inserts `count` rows into `table`, `rowsPerStatement` at a time with
+    /// one multi-row `INSERT … VALUES (…), (…), …` (prepared once per size):
+    /// one statement step for many rows is about twice as fast as one each.
+    ///
+    /// - Parameter bind: binds row `row`'s values from parameter `first` on.
+    func insert(into table: String, columns: [String], count: Int, rowsPerStatement: Int = 64,
+                bind: (_ statement: Statement, _ row: Int, _ first: Int32) throws(StoreError) -> Void) throws(StoreError) {
+        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
+        func sql(_ rows: Int) -> String {
+            "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: tuple, count: rows).joined(separator: ",")
+        }
+        var row = 0
+        if count >= rowsPerStatement {
+            let bulk = try statement(sql(rowsPerStatement))
+            while count - row >= rowsPerStatement {
+                bulk.reset()
+                for k in 0..<rowsPerStatement { try bind(bulk, row + k, Int32(k * columns.count + 1)) }
+                try bulk.run()
+                row += rowsPerStatement
+            }
+        }
+        if row < count {
+            let single = try statement(sql(1))
+            while row < count {
+                single.reset()
+                try bind(single, row, 1)
+                try single.run()
+                row += 1
+            }
+        }
     }
 }

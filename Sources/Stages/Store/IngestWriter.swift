@@ -7,8 +7,8 @@
 /// after a committed batch, and the history saying how far it got.
 ///
 /// Per batch: one existence query per `existenceSlice` tweet ids (never one
-/// per tweet), then inserts in key order (tweets by id, links by mention)
-/// so the B-trees are written where their pages already are.
+/// per tweet), then multi-row inserts in key order (tweets by id, links by
+/// tweet), so the B-trees are written where their pages already are.
 final class IngestWriter {
     private let db: Database
     private let run: Int64
@@ -95,6 +95,7 @@ final class IngestWriter {
         try s.bind(9, Store.now())
         try s.bind(10, run)
         try s.run()
+        try db.execute(Store.bumpGeneration)
         try db.execute("COMMIT")
         inTransaction = false
         totals.files += batchFiles
@@ -143,25 +144,21 @@ final class IngestWriter {
         batchNew = fresh.count
         fresh.sort { ids[$0] < ids[$1] }
 
-        let insertTweet = try db.statement("INSERT INTO tweet(id, created_at, author, text) VALUES (?1, ?2, ?3, ?4)")
-        var links: [(mention: Int64, tweet: Int64)] = []
+        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
+            let i = fresh[row]
+            try s.bind(p, ids[i])
+            try s.bind(p + 1, createdAt[i])
+            try s.bind(p + 2, authors[i])
+            try s.bind(p + 3, keepText ? texts[i] : nil)
+        }
+        var links: [(tweet: Int64, mention: Int64)] = []
         links.reserveCapacity(mentions.count)
         for i in fresh {
-            insertTweet.reset()
-            try insertTweet.bind(1, ids[i])
-            try insertTweet.bind(2, createdAt[i])
-            try insertTweet.bind(3, authors[i])
-            try insertTweet.bind(4, keepText ? texts[i] : nil)
-            try insertTweet.run()
-            for m in mentionsOf(i) { links.append((m, ids[i])) }
+            for m in mentionsOf(i).sorted() { links.append((ids[i], m)) }
         }
-        links.sort { $0.mention != $1.mention ? $0.mention < $1.mention : $0.tweet < $1.tweet }
-        let insertLink = try db.statement("INSERT INTO tweet_mention(mention, tweet) VALUES (?1, ?2)")
-        for link in links {
-            insertLink.reset()
-            try insertLink.bind(1, link.mention)
-            try insertLink.bind(2, link.tweet)
-            try insertLink.run()
+        try db.insert(into: "tweet_mention", columns: ["tweet", "mention"], count: links.count) { (s, row, p) throws(StoreError) in
+            try s.bind(p, links[row].tweet)
+            try s.bind(p + 1, links[row].mention)
         }
         if !tracked.isEmpty { try keepCounts(fresh) }
         let insertSource = try db.statement("""

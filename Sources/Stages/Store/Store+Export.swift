@@ -26,7 +26,7 @@ extension Store {
             SELECT t.id, t.created_at, a.key, t.text FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
         let links = try db.statement("""
-            SELECT l.tweet, m.key FROM tweet_mention l INDEXED BY tweet_mention_by_tweet
+            SELECT l.tweet, m.key FROM tweet_mention l
             JOIN mention m ON m.id = l.mention ORDER BY l.tweet
             """)
         defer { tweets.done(); links.done() }

@@ -1,13 +1,15 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 /// Reports from the store alone (SPEC §10), byte for byte the reports a
 /// stateless run over the same dumps gives: the store holds each tweet once
 /// (its first copy) with the mention set `EntitiesExtractor` gave it.
 ///
-///     tracked term ........ its kept counts (term_count): no scan at all
-///     *  .................. every link, grouped by mention (the primary key's order)
-///     #tag, @name ......... tweets from the mention's range of the primary key,
-///     from:name, word ..... or from a scan of the tweets (author, text);
-///                           then the mention sets of those tweets: one lookup each
-///                           when they are few, one ordered scan of the links when many
+///     tracked term ...... its kept counts (term_count): a few rows, no scan
+///     any other term .... one `TermScan` for all of them: the links in
+///                         tweet order, with the tweets beside them for
+///                         `from:`, word terms and `*`
 extension Store {
     /// Why a term cannot be answered from this store: a usage error (exit 2).
     public struct TermNeedsText: Error, CustomStringConvertible {
@@ -22,88 +24,104 @@ extension Store {
     ///
     /// - Throws: `TermNeedsText` for a word term on a store without text
     ///   (checked before anything is read); `StoreError`.
-    /// - Complexity: per untracked term, O(matching tweets × their mentions)
-    ///   with point lookups, or one scan of all links when many tweets match;
-    ///   memory O(distinct mentions).
+    /// - Complexity: a tracked term reads its kept rows; the others share
+    ///   one pass over the links (and the tweets, when a term needs them),
+    ///   split between the cores.
     public func reports(_ terms: [Term], minCount: Int, top: Int?) throws -> [TermReport] {
         if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
-        // One read transaction: every term sees the same committed state.
-        try db.execute("BEGIN")
-        defer { try? db.execute("COMMIT") }
-        let kept = try keptTerms()
-        var reports: [TermReport] = []
+        var attempt = 0
+        while true {
+            // One read transaction: every term sees the same committed state.
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            let kept = try keptTerms()
+            var counts: [Term: TermScan.Counts] = [:]
+            for term in terms {
+                if let id = kept[term] { counts[term] = try keptCounts(id) }
+            }
+            attempt += 1
+            guard let scanned = try self.counts(of: terms.filter { counts[$0] == nil }, parallel: attempt < 4) else {
+                continue  // a batch was committed while the scans started: once more, on one snapshot
+            }
+            counts.merge(scanned) { a, _ in a }
+            var reports: [TermReport] = []
+            for term in terms {
+                let c = counts[term]!
+                let keys = try mentionKeys(for: c.mentions.filter { $0.value >= minCount }.map(\.key))
+                reports.append(TermReport(term: term, tweets: c.tweets,
+                                          counts: c.mentions.lazy.compactMap { m in keys[m.key].map { ($0, m.value) } },
+                                          minCount: minCount, top: top))
+            }
+            return reports
+        }
+    }
+
+    /// Counts `terms` from the stored tweets, in one scan.
+    ///
+    /// With `parallel`, a big store is split into ranges of tweet ids, each
+    /// scanned on its own core through its own connection; every connection
+    /// must see the snapshot of this one (the same `generation`), else the
+    /// result is nil and the caller tries again. Inside a write transaction
+    /// only this connection sees its changes: scan with `parallel` false.
+    func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts]? {
+        guard !terms.isEmpty else { return [:] }
+        var targets: [TermScan.Target] = []
         for term in terms {
-            let (tweets, counts) = if let id = kept[term] { try keptCounts(id) } else { try self.counts(of: term) }
-            let keys = try mentionKeys(for: counts.filter { $0.value >= minCount }.map(\.key))
-            reports.append(TermReport(term: term, tweets: tweets,
-                                      counts: counts.lazy.compactMap { c in keys[c.key].map { ($0, c.value) } },
-                                      minCount: minCount, top: top))
+            targets.append(TermScan.Target(term: term, mention: try term.mentionKey.flatMap(mentionID),
+                                           word: term.kind == .word ? WordMatch(term.key) : nil))
         }
-        return reports
+        let scan = TermScan(targets)
+        let total = try tweetCount
+        let parts = parallel && total >= Store.parallelScanTweets ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
+        var counts: [TermScan.Counts]
+        if parts <= 1 {
+            counts = try scan.run(db)
+        } else {
+            var bounds: [Int64] = [Int64.min]
+            for k in 1..<parts {
+                bounds.append(try db.integer("SELECT id FROM tweet ORDER BY id LIMIT 1 OFFSET ?1", [Int64(total * k / parts)])!)
+            }
+            let starts = bounds
+            let generation = try self.generation()
+            let results = Mutex<[Result<[TermScan.Counts], StoreError>?]>(Array(repeating: nil, count: parts))
+            let (path, wait) = (self.path, self.wait)
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                let result = Result { () throws(StoreError) -> [TermScan.Counts] in
+                    let part = try Store(path: path, access: .read, wait: wait)
+                    try part.db.execute("BEGIN")
+                    defer { try? part.db.execute("COMMIT") }
+                    guard try part.generation() == generation else { return [] }
+                    let upper = k + 1 < parts ? starts[k + 1] - 1 : Int64.max
+                    return try scan.run(part.db, range: starts[k]...upper)
+                }
+                results.withLock { $0[k] = result }
+            }
+            counts = Array(repeating: TermScan.Counts(), count: targets.count)
+            for result in results.withLock({ $0 }) {
+                let part = try result!.get()
+                if part.isEmpty { return nil }
+                for t in counts.indices { counts[t].add(part[t]) }
+            }
+        }
+        return Dictionary(zip(terms, counts), uniquingKeysWith: { a, _ in a })
     }
 
-    /// Distinct tweets matching `term` and, by mention id, how many of them carry each mention.
-    func counts(of term: Term) throws(StoreError) -> (tweets: Int, counts: [Int64: Int]) {
-        switch term.kind {
-        case .all:
-            var counts: [Int64: Int] = [:]
-            let s = try db.statement("SELECT mention, count(*) FROM tweet_mention GROUP BY mention")
-            while try s.step() { counts[s.int64(0)] = Int(s.int64(1)) }
-            return (try tweetCount, counts)
-        case .hashtag, .user:
-            guard let id = try mentionID(term.mentionKey!) else { return (0, [:]) }
-            var tweets: [Int64] = []
-            let s = try db.statement("SELECT tweet FROM tweet_mention WHERE mention = ?1 ORDER BY tweet")
-            try s.bind(1, id)
-            while try s.step() { tweets.append(s.int64(0)) }
-            return (tweets.count, try mentionCounts(ofSorted: tweets))
-        case .author:
-            guard let id = try mentionID(term.mentionKey!) else { return (0, [:]) }
-            var tweets: [Int64] = []
-            let s = try db.statement("SELECT id FROM tweet WHERE author = ?1 ORDER BY id")
-            try s.bind(1, id)
-            while try s.step() { tweets.append(s.int64(0)) }
-            return (tweets.count, try mentionCounts(ofSorted: tweets))
-        case .word:
-            let word = WordMatch(term.key)
-            var tweets: [Int64] = []
-            let s = try db.statement("SELECT id, text FROM tweet WHERE text IS NOT NULL ORDER BY id")
-            while try s.step() {
-                if let text = s.text(1), word.matches(text) { tweets.append(s.int64(0)) }
-            }
-            return (tweets.count, try mentionCounts(ofSorted: tweets))
-        }
+    /// Stores with at least this many tweets are scanned on several cores.
+    static let parallelScanTweets = 100_000
+
+    /// Counts every commit that changes tweets or terms, so that readers on
+    /// several connections can tell whether they see the same snapshot.
+    func generation() throws(StoreError) -> Int64 {
+        try db.integer("SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'generation'") ?? 0
     }
 
-    /// How many of `tweets` (ascending ids) carry each mention.
-    private func mentionCounts(ofSorted tweets: [Int64]) throws(StoreError) -> [Int64: Int] {
-        var counts: [Int64: Int] = [:]
-        guard !tweets.isEmpty else { return counts }
-        // A lookup costs about as much as reading 8 links in order.
-        let stored = try db.integer("SELECT count(*) FROM tweet") ?? 0
-        if Int64(tweets.count) * 8 < stored {
-            let s = try db.statement("SELECT mention FROM tweet_mention WHERE tweet = ?1")
-            for id in tweets {
-                s.reset()
-                try s.bind(1, id)
-                while try s.step() { counts[s.int64(0), default: 0] += 1 }
-            }
-            return counts
-        }
-        // Many tweets: walk every link in tweet order beside the sorted ids.
-        let s = try db.statement("SELECT tweet, mention FROM tweet_mention INDEXED BY tweet_mention_by_tweet ORDER BY tweet")
-        defer { s.done() }
-        var i = 0
-        while try s.step() {
-            let tweet = s.int64(0)
-            while i < tweets.count && tweets[i] < tweet { i += 1 }
-            if i == tweets.count { break }
-            if tweets[i] == tweet { counts[s.int64(1), default: 0] += 1 }
-        }
-        return counts
-    }
+    /// The statement every writing transaction runs before it commits.
+    static let bumpGeneration = """
+        INSERT INTO setting(key, value) VALUES ('generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+        """
 
     /// The store's id of a mention key, if the store has met it.
     func mentionID(_ key: String) throws(StoreError) -> Int64? {

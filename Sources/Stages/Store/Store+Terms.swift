@@ -36,6 +36,7 @@ extension Store {
                 try recount(db.lastInsertRowID, term)
                 added.append(term)
             }
+            try db.execute(Store.bumpGeneration)
             return added
         }
     }
@@ -53,6 +54,7 @@ extension Store {
                 try s.run()
                 if db.changes > 0 { removed.append(term) }
             }
+            try db.execute(Store.bumpGeneration)
             return removed
         }
     }
@@ -68,13 +70,13 @@ extension Store {
     }
 
     /// The kept counts of tracked term `id`.
-    func keptCounts(_ id: Int64) throws(StoreError) -> (tweets: Int, counts: [Int64: Int]) {
-        let tweets = try db.integer("SELECT tweets FROM term WHERE id = ?1", [id]) ?? 0
+    func keptCounts(_ id: Int64) throws(StoreError) -> TermScan.Counts {
+        var counts = TermScan.Counts()
+        counts.tweets = Int(try db.integer("SELECT tweets FROM term WHERE id = ?1", [id]) ?? 0)
         let s = try db.statement("SELECT mention, count FROM term_count WHERE term = ?1")
         try s.bind(1, id)
-        var counts: [Int64: Int] = [:]
-        while try s.step() { counts[s.int64(0)] = Int(s.int64(1)) }
-        return (Int(tweets), counts)
+        while try s.step() { counts.mentions[s.int64(0)] = Int(s.int64(1)) }
+        return counts
     }
 
     /// The tracked terms as the ingest writer matches them.
@@ -89,7 +91,8 @@ extension Store {
 
     /// Counts tracked term `id` from the stored tweets again (in the caller's transaction).
     func recount(_ id: Int64, _ term: Term) throws(StoreError) {
-        let (tweets, counts) = try counts(of: term)
+        let c = try counts(of: [term], parallel: false)![term]!
+        let (tweets, counts) = (c.tweets, c.mentions)
         try db.run("DELETE FROM term_count WHERE term = ?1", [id])
         let insert = try db.statement("INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)")
         for (mention, count) in counts.sorted(by: { $0.key < $1.key }) {
