@@ -74,7 +74,7 @@ extension Store {
         }
         let scan = TermScan(targets)
         let total = try tweetCount
-        let parts = parallel && total >= Store.parallelScanTweets ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
+        let parts = parallel && total >= parallelScanThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
         var counts: [TermScan.Counts]
         if parts <= 1 {
             counts = try scan.run(db)
@@ -107,9 +107,6 @@ extension Store {
         }
         return Dictionary(zip(terms, counts), uniquingKeysWith: { a, _ in a })
     }
-
-    /// Stores with at least this many tweets are scanned on several cores.
-    static let parallelScanTweets = 100_000
 
     /// Counts every commit that changes tweets or terms, so that readers on
     /// several connections can tell whether they see the same snapshot.

@@ -23,6 +23,9 @@ public final class Store {
     let db: Database
     private var lock: RunLock?
     let wait: Double
+    /// Stores with at least this many tweets are scanned on several cores
+    /// (below it, starting the threads costs more than it saves).
+    var parallelScanThreshold = 100_000
 
     /// Opens the store at `path`.
     ///
