@@ -3,6 +3,7 @@
 #   make report TERM=#stanford   report on samples/ (TERM defaults to #stanford)
 #   make test                    every test (unit and end to end)
 #   make bench                   throughput against DuckDB (release build)
+#   make bench-store             the store's figures: ingest, report, size, re-ingest
 
 SWIFT   ?= swift
 CONFIG  ?= debug
@@ -18,7 +19,7 @@ REPORT_TERM := \#stanford
 endif
 FORMAT ?=
 
-.PHONY: all build release deps report test test-fast bench clean samples
+.PHONY: all build release deps report test test-fast bench bench-store clean samples
 
 all: build
 
@@ -46,6 +47,11 @@ test: deps
 	$(SWIFT) test --disable-swift-testing
 
 test-fast: test
+
+# The store's figures (Benchmarks/store_bench.sh; generates its data once).
+bench: bench-store
+bench-store: deps
+	sh Benchmarks/store_bench.sh
 
 samples:
 	python3 samples/generate.py

@@ -72,7 +72,7 @@ extension Store {
             targets.append(TermScan.Target(term: term, mention: try term.mentionKey.flatMap(mentionID),
                                            word: term.kind == .word ? WordMatch(term.key) : nil))
         }
-        let scan = TermScan(targets)
+        let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount
         let parts = parallel && total >= parallelScanThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
         var counts: [TermScan.Counts]
