@@ -3,6 +3,7 @@
 #   make report TERM=#stanford   report on samples/ (TERM defaults to #stanford)
 #   make test                    every test (unit and end to end)
 #   make bench                   throughput against DuckDB (release build)
+#   make bench-store             the store's figures: ingest, report, size, re-ingest
 
 SWIFT   ?= swift
 CONFIG  ?= debug
@@ -21,16 +22,16 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast bench clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast bench bench-store clean samples install install-files uninstall
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's headers and pkg-config.
+# Install what a clean Debian machine lacks: libarchive's and SQLite's headers, and pkg-config.
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive; then \
-	  echo "installing libarchive-dev and pkg-config with apt-get"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3; then \
+	  echo "installing libarchive-dev, libsqlite3-dev and pkg-config with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev pkg-config >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config >/dev/null; \
 	fi
 
 build: deps
@@ -49,6 +50,11 @@ test: deps
 	$(SWIFT) test --disable-swift-testing
 
 test-fast: test
+
+# The store's figures (Benchmarks/store_bench.sh; generates its data once).
+bench: bench-store
+bench-store: deps
+	sh Benchmarks/store_bench.sh
 
 samples:
 	python3 samples/generate.py

@@ -15,10 +15,17 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // SQLite for the store (SPEC §10), through its pkg-config file; `make deps` installs it.
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive"],
+            dependencies: ["CArchive", "CSQLite"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.

@@ -14,6 +14,9 @@ struct ReportCommand {
     var maxRecord = 16 << 20
     var progress = ProgressDisplay.Mode.auto
     var statsPath: String?
+    /// `--store FILE` (or `SMASHTAG_STORE` when no path is given): report from the store.
+    var store: String?
+    var wait = 5.0
 
     /// Parses the arguments after `report`.
     ///
@@ -61,13 +64,25 @@ struct ReportCommand {
                 }
                 progress = m
             case "--stats": statsPath = try value()
-            case "--store":
-                throw UsageError("--store: this build of smashtag has no store yet; report from the dumps themselves")
+            case "--store": store = try value()
+            case "--wait":
+                let v = try value()
+                guard let s = Double(v), s >= 0, s.isFinite else { throw UsageError("--wait takes a number of seconds, not '\(v)'") }
+                wait = s
             default:
                 throw UsageError.unknownOption(name, known: Self.options)
             }
         }
         var rawTerms = termFlags
+        if let store {
+            // With --store every positional is a term; a path is a mistake worth naming.
+            if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
+                throw UsageError("--store reports from the store alone, and '\(path)' is a path: ingest it first "
+                                 + "(smashtag ingest \(path) --store \(store)), then report without paths")
+            }
+            rawTerms += positional
+            positional = []
+        }
         if rawTerms.isEmpty {
             guard !positional.isEmpty else { throw UsageError("give a term to search for, as in: smashtag report '#stanford' dumps/") }
             rawTerms.append(positional.removeFirst())
@@ -80,18 +95,22 @@ struct ReportCommand {
         guard terms.count <= TermMatcher.maxTerms else {
             throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
         }
+        if store == nil && positional.isEmpty,
+           let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
+            store = env
+        }
         paths = positional.isEmpty ? ["-"] : positional
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
-                          "--strict", "--quiet", "--progress", "--stats"]
+                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait"]
 
     private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
         guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
         return n
     }
 
-    private static func bytes(_ s: String, _ name: String) throws(UsageError) -> Int {
+    static func bytes(_ s: String, _ name: String) throws(UsageError) -> Int {
         var digits = s.uppercased()
         var scale = 1
         if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {
@@ -107,6 +126,7 @@ struct ReportCommand {
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
         let started = DispatchTime.now()
+        if let store { return reportFromStore(store, started: started) }
         // Big JSON-lines files are cut into ranges of this size for the cores
         // (SMASHTAG_SPLIT_BYTES lets tests cut small files too).
         let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
@@ -161,5 +181,28 @@ struct ReportCommand {
         }
         if outcome.stats.records == 0 && !problems.isEmpty { return 1 }  // nothing at all could be read
         return 0
+    }
+}
+
+extension ReportCommand {
+    /// `report --store`: the same report, from the store alone (SPEC §10).
+    func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
+        do {
+            let db = try Store(path: path, access: .read, wait: wait)
+            let reports = try db.reports(terms, minCount: minCount, top: top)
+            let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
+            guard Console.writeStdout(ReportWriter.render(reports, as: format, width: Console.terminalWidth())) else { return 0 }
+            if !quiet {
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                Console.writeStderr("smashtag: store \(path), \(try db.tweetCount) tweets; matched "
+                                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                                    + String(format: "; %.2f s\n", elapsed))
+            }
+            return 0
+        } catch let error as StoreError {
+            return storeFailure(error)
+        } catch {
+            return usageFailure(UsageError("\(error)"), usageLine: "usage: smashtag report TERM... --store FILE [options]")
+        }
     }
 }

@@ -9,13 +9,25 @@ enum Usage {
     USAGE:
         smashtag report TERM [PATH...] [options]
         smashtag report -t TERM [-t TERM...] [PATH...] [options]
+        smashtag ingest PATH... --store FILE [--keep-text]
+        smashtag report TERM... --store FILE
+        smashtag track TERM... | untrack TERM... | terms      (with --store)
+        smashtag history | prune ... | export | import FILE   (with --store)
 
     COMMANDS:
         report      Count the mentions of the tweets matching each term
         extract     The same reading and matching, written as lines for `aggregate`
         aggregate   Dedup and count extract lines into a report (as `report` would)
+        ingest      Read dumps into a store, each tweet once, each file once
+        track       Keep a term's counts up to date at every ingest (untrack: stop)
+        terms       List the tracked terms
+        history     List the runs that wrote to the store
+        prune       Remove old tweets from the store and give the space back
+        export      Write the store as NDJSON, one tweet a line (import: read it back)
 
-    Run `smashtag report --help` for the terms, inputs, formats and options.
+    Run `smashtag COMMAND --help` for its options; `smashtag report --help` for
+    the terms, inputs and formats. The store is an SQLite file named by --store
+    or SMASHTAG_STORE.
 
     GLOBAL OPTIONS:
         -h, --help      Print this help and exit
@@ -35,9 +47,11 @@ enum Usage {
     USAGE:
         smashtag report TERM [PATH...] [options]
         smashtag report -t TERM [-t TERM...] [PATH...] [options]
+        smashtag report TERM... --store FILE [options]
 
-    With -t, every positional argument is a path. With no path, standard input
-    is read; `-` also names standard input.
+    With -t, every positional argument is a path; with --store, every one is a
+    term. With no path, standard input is read (or the store named by
+    SMASHTAG_STORE, when set); `-` also names standard input.
 
     TERMS (case-insensitive, Unicode NFC + lowercase):
         #tag        tweets whose hashtags include tag (exactly: #thanku ≠ #thankunext)
@@ -60,6 +74,13 @@ enum Usage {
                             [default: table on a terminal, csv otherwise]
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
+
+    STORE:
+        --store FILE        Report from a store (`smashtag ingest`) instead of
+                            from paths [default: $SMASHTAG_STORE when no path
+                            is given]. Any #tag, @name, from:name or * term;
+                            word terms need a store that keeps text
+        --wait SECONDS      Wait this long for a locked store [default: 5]
 
     RUNNING:
         -j, --jobs N        Worker threads [default: all cores]
@@ -94,6 +115,7 @@ enum Usage {
         smashtag report '#stanford' dumps/
         smashtag report -t '#stanford' -t from:stanford dumps/ --format json
         zstdcat day.jsonl.zst | smashtag report stanford --min-count 5 --top 20
+        smashtag report '#stanford' --store tweets.db
 
     """
 

@@ -3,6 +3,9 @@ import Stages
 
 // A closed pipe shows up as EPIPE from write(2), handled where the report is written.
 signal(SIGPIPE, SIG_IGN)
+// Past a file size limit (ulimit -f) a write fails with EFBIG and the store
+// reports it (exit 3), instead of the process dying in mid-batch.
+signal(SIGXFSZ, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -44,8 +47,17 @@ case "aggregate":
     } catch {
         status = usageFailure(error, usageLine: "usage: smashtag aggregate [FILE...] [options]")
     }
+case "ingest": status = runCommand(IngestCommand.self, Array(arguments.dropFirst()))
+case "import": status = runCommand(ImportCommand.self, Array(arguments.dropFirst()))
+case "track": status = runCommand(TrackCommand.self, Array(arguments.dropFirst()))
+case "untrack": status = runCommand(UntrackCommand.self, Array(arguments.dropFirst()))
+case "terms": status = runCommand(TermsCommand.self, Array(arguments.dropFirst()))
+case "history": status = runCommand(HistoryCommand.self, Array(arguments.dropFirst()))
+case "prune": status = runCommand(PruneCommand.self, Array(arguments.dropFirst()))
+case "export": status = runCommand(ExportCommand.self, Array(arguments.dropFirst()))
 default:
-    let hint = arguments[0].hasPrefix("-") ? "" : " (commands: report, extract, aggregate)"
+    let hint = arguments[0].hasPrefix("-") ? ""
+        : " (commands: report, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
                           usageLine: "usage: smashtag report TERM [PATH...] [options]")
 }

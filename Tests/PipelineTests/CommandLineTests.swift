@@ -12,6 +12,7 @@ final class CommandLineTests: XCTestCase {
             XCTAssertFalse(r.stdout.isEmpty)
         }
         XCTAssertTrue(try Smashtag.run(["--version"]).stdout.contains("libarchive 3."))
+        XCTAssertTrue(try Smashtag.run(["--version"]).stdout.contains("\nSQLite 3."))
         XCTAssertTrue(try Smashtag.run(["report", "--help"]).stdout.contains("--min-count N"))
     }
 

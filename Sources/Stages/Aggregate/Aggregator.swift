@@ -71,19 +71,8 @@ public final class Aggregator {
     ///   - top: keep at most this many rows of each type.
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
         terms.indices.map { t in
-            var hashtags: [MentionCount] = [], users: [MentionCount] = []
-            for (id, count) in counts[t] where count >= minCount {
-                let key = keys[Int(id)]
-                let row = MentionCount(mention: key, count: count)
-                if key.hasPrefix("#") { hashtags.append(row) } else { users.append(row) }
-            }
-            hashtags.sort(by: MentionCount.reportOrder)
-            users.sort(by: MentionCount.reportOrder)
-            if let top {
-                hashtags = Array(hashtags.prefix(top))
-                users = Array(users.prefix(top))
-            }
-            return TermReport(term: terms[t], tweets: tweetCounts[t], hashtags: hashtags, users: users)
+            TermReport(term: terms[t], tweets: tweetCounts[t],
+                       counts: counts[t].lazy.map { (self.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
         }
     }
 }
@@ -112,4 +101,30 @@ public struct TermReport: Equatable, Sendable {
     public var tweets: Int
     public var hashtags: [MentionCount]
     public var users: [MentionCount]
+
+    init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
+        self.term = term
+        self.tweets = tweets
+        self.hashtags = hashtags
+        self.users = users
+    }
+
+    /// The report of a term from its counts (signed key, distinct tweets):
+    /// rows counted fewer than `minCount` times left out, hashtags and users
+    /// in report order, at most `top` of each.
+    init<Counts: Sequence>(term: Term, tweets: Int, counts: Counts, minCount: Int, top: Int?)
+    where Counts.Element == (String, Int) {
+        var hashtags: [MentionCount] = [], users: [MentionCount] = []
+        for (key, count) in counts where count >= minCount {
+            let row = MentionCount(mention: key, count: count)
+            if key.hasPrefix("#") { hashtags.append(row) } else { users.append(row) }
+        }
+        hashtags.sort(by: MentionCount.reportOrder)
+        users.sort(by: MentionCount.reportOrder)
+        if let top {
+            hashtags = Array(hashtags.prefix(top))
+            users = Array(users.prefix(top))
+        }
+        self.init(term: term, tweets: tweets, hashtags: hashtags, users: users)
+    }
 }

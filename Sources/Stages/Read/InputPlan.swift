@@ -111,14 +111,17 @@ public struct InputPlan {
 
     private mutating func addFile(_ path: String, size: Int64, splitSize: Int64) {
         if size >= min(InputPlan.tarSplitMinimum, splitSize), let members = InputPlan.tarMembers(path: path, size: size) {
-            for (i, m) in members.enumerated() {
+            var first = true
+            for m in members {
                 if let why = InputReader.skipReason(name: m.name) {
                     skipped.append(("\(path) (member \(m.name))", why))
                     continue
                 }
                 units.append(WorkUnit(kind: .tarMember(path, m.range, member: m.name), size: m.range.upperBound - m.range.lowerBound,
-                                      startsInput: i == 0))
+                                      startsInput: first))
+                first = false
             }
+            if first { units.append(WorkUnit(kind: .file(path), size: size)) }  // nothing but skipped members
             return
         }
         guard size > splitSize, let ranges = InputPlan.lineRanges(path: path, size: size, target: splitSize) else {

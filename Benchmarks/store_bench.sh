@@ -1,0 +1,82 @@
+#!/bin/sh
+# The store's figures (issue #4), on a release build:
+#
+#   ingest      v1.1 stream lines into a fresh store            target >= 150,000 tweets/s
+#   report      '#tag' --store on a store of N tweets            target < 0.3 s
+#   size        store bytes per tweet, without --keep-text       target <= 120
+#   re-ingest   the same file again (unchanged: not read)        target < 5% of the first ingest
+#
+# The data is generated, not committed: N tweets (STORE_BENCH_TWEETS, default
+# 1,000,000) of API v1.1 stream lines made from samples/stream.jsonl's
+# statuses with fresh, increasing snowflake ids (about 1.7 KB a line, 2.4
+# mentions a tweet; 46% carry #stanford). It is written once to
+# $STORE_BENCH_DIR (default .build/store-bench) and reused.
+#
+# Every row prints the answer's size beside the time, so a fast wrong answer
+# shows: tweets stored, tweets matched. Timings are wall clock: the best of
+# the runs (ingest 2, reports 5), as a busy machine only ever adds time.
+set -eu
+cd "$(dirname "$0")/.."
+N=${STORE_BENCH_TWEETS:-1000000}
+DIR=${STORE_BENCH_DIR:-.build/store-bench}
+BIN=.build/release/smashtag
+mkdir -p "$DIR"
+swift build -c release --product smashtag >&2
+
+DATA="$DIR/stream-$N.jsonl"
+if [ ! -s "$DATA" ]; then
+  echo "store_bench: writing $N tweets to $DATA (once)" >&2
+  python3 - "$N" "$DATA" <<'PY'
+import re, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+statuses = [l for l in open("samples/stream.jsonl", encoding="utf-8") if l.startswith('{"created_at"')]
+head = re.compile(r'^(\{"created_at":"[^"]*","id":)\d+(,"id_str":")\d+(")')
+# Snowflake ids from 2019-03-01 on, 4096 apart: increasing, as a stream delivers them.
+base = 1101454984121177699
+with open(out + ".tmp", "w", encoding="utf-8") as f:
+    for i in range(n):
+        tid = str(base + i * 4096)
+        f.write(head.sub(lambda m: m.group(1) + tid + m.group(2) + tid + m.group(3), statuses[i % len(statuses)], count=1))
+import os
+os.replace(out + ".tmp", out)
+PY
+fi
+
+now() { date +%s.%N; }
+# best TIMES CMD...: runs CMD (output discarded) TIMES times; prints the best wall time in seconds.
+best() {
+  times=$1; shift; b=""
+  i=0
+  while [ $i -lt "$times" ]; do
+    t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
+    b=$(echo "$t0 $t1 ${b:-999999}" | awk '{d=$2-$1; print (d<$3)?d:$3}')
+    i=$((i + 1))
+  done
+  echo "$b"
+}
+
+STORE="$DIR/bench.db"
+ingest_best=999999
+for run in 1 2; do
+  rm -f "$STORE" "$STORE-wal" "$STORE-shm" "$STORE-lock"
+  t=$(best 1 "$BIN" ingest "$DATA" --store "$STORE" -q)
+  ingest_best=$(echo "$t $ingest_best" | awk '{print ($1<$2)?$1:$2}')
+done
+stored=$("$BIN" report '*' --store "$STORE" --format json -q --top 1 | sed 's/.*"tweets":\([0-9]*\).*/\1/')
+bytes=$(stat -c %s "$STORE")
+reingest=$(best 1 "$BIN" ingest "$DATA" --store "$STORE" -q)
+
+printf '%-34s %10s  %s\n' "figure" "value" "answer"
+printf '%-34s %10.0f  %s tweets stored in %.2f s (target >= 150000)\n' "ingest, tweets/s" \
+  "$(echo "$stored $ingest_best" | awk '{print $1/$2}')" "$stored" "$ingest_best"
+printf '%-34s %10.1f  %s bytes (target <= 120)\n' "store, bytes/tweet" "$(echo "$bytes $stored" | awk '{print $1/$2}')" "$bytes"
+for term in '#stanford' '#gotrees' '@nasa' 'from:hannah_n' '*'; do
+  matched=$("$BIN" report "$term" --store "$STORE" --format json -q --top 1 | sed 's/.*"tweets":\([0-9]*\).*/\1/')
+  printf '%-34s %10.3f  %s tweets matched (target < 0.3 s)\n' "report '$term' --store, s" \
+    "$(best 5 "$BIN" report "$term" --store "$STORE" --format csv -q)" "$matched"
+done
+"$BIN" track '#stanford' --store "$STORE" -q
+printf '%-34s %10.3f  (tracked: kept counts)\n' "report '#stanford' tracked, s" \
+  "$(best 5 "$BIN" report '#stanford' --store "$STORE" --format csv -q)"
+printf '%-34s %10.3f  %.1f%% of the first ingest (target < 5%%)\n' "re-ingest unchanged, s" "$reingest" \
+  "$(echo "$reingest $ingest_best" | awk '{print 100*$1/$2}')"

@@ -1,0 +1,61 @@
+import Foundation
+import Stages
+
+/// `smashtag export`: the whole store as portable NDJSON on standard output.
+struct ExportCommand: Command {
+    static let usage = """
+    smashtag export — write a store as portable NDJSON
+
+    USAGE:
+        smashtag export --store FILE > snapshot.ndjson
+
+    One line per tweet, in id order: an API v2 tweet object with the tweet's
+    id, creation time, author, mentions (as entities) and, in a store that
+    keeps text, its full text. `smashtag import snapshot.ndjson --store NEW`
+    makes the same store on another machine or version, and since a snapshot
+    is itself a dump, `smashtag report TERM snapshot.ndjson` gives the same
+    reports as the store. Tracked terms and the history are not exported.
+    Memory stays small: tweets are written as they are read.
+
+    OPTIONS:
+        --store FILE        The store [default: $SMASHTAG_STORE]
+        --wait SECONDS      Wait this long for a locked store [default: 5]
+        -q, --quiet         No summary on stderr
+        -h, --help          Print this help and exit
+
+    """
+
+    static let usageLine = "usage: smashtag export --store FILE > snapshot.ndjson"
+
+    var store = StoreOptions()
+
+    init(arguments: [String]) throws(UsageError) {
+        var reader = OptionReader(arguments)
+        while let name = reader.next() {
+            if try store.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Self.usage)
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
+            }
+        }
+        if let extra = reader.positional.first {
+            throw UsageError("export writes to standard output and takes no paths, not '\(extra)': smashtag export > \(extra)")
+        }
+        _ = try store.require("export")
+    }
+
+    func run() -> Int32 {
+        do {
+            let db = try Store(path: store.path!, access: .read, wait: store.wait)
+            var closed = false
+            let n = try db.export { lines in
+                closed = !Console.writeStdout(lines)
+                return !closed
+            }
+            if !store.quiet && !closed { Console.writeStderr("smashtag: exported \(n) tweets from \(store.path!)\n") }
+            return 0
+        } catch {
+            return storeFailure(error)
+        }
+    }
+}

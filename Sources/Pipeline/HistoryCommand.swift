@@ -1,0 +1,56 @@
+import Foundation
+import Stages
+
+/// `smashtag history`: one row per past run of the store.
+struct HistoryCommand: Command {
+    static let usage = """
+    smashtag history — the runs that wrote to a store
+
+    USAGE:
+        smashtag history --store FILE [--format FORMAT]
+
+    One row per ingest, import and prune, oldest first: its number, when it
+    started and finished (UTC), the inputs as given, files read whole and files
+    skipped as unchanged, bytes, tweets read / new / already known, bad records
+    skipped, and the outcome: ok, running, stopped (--strict), failed (with the
+    reason), or interrupted (killed or cut off; its committed batches are kept,
+    and running the same ingest again finishes the job).
+
+    OPTIONS:
+        --store FILE        The store [default: $SMASHTAG_STORE]
+        --format FORMAT     csv, json, ndjson or table
+                            [default: table on a terminal, csv otherwise]
+        --wait SECONDS      Wait this long for a locked store [default: 5]
+        -h, --help          Print this help and exit
+
+    """
+
+    static let usageLine = "usage: smashtag history --store FILE [--format FORMAT]"
+
+    var store = StoreOptions()
+    var format: ReportFormat?
+
+    init(arguments: [String]) throws(UsageError) {
+        var reader = OptionReader(arguments)
+        while let name = reader.next() {
+            if try store.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Self.usage)
+            case "--format": format = try reader.format()
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
+            }
+        }
+        if let extra = reader.positional.first { throw UsageError("history takes no arguments, not '\(extra)'") }
+        _ = try store.require("history")
+    }
+
+    func run() -> Int32 {
+        do {
+            let db = try Store(path: store.path!, access: .read, wait: store.wait)
+            _ = Console.writeStdout(RunRecord.listing(try db.history()).render(as: defaultFormat(format)))
+            return 0
+        } catch {
+            return storeFailure(error)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Stages
+
+/// `smashtag ingest` and `smashtag import`: read dumps (or a snapshot) into the store.
+struct IngestCommand: Command {
+    static let usage = """
+    smashtag ingest — read tweet dumps into a store, once
+
+    USAGE:
+        smashtag ingest PATH... --store FILE [options]
+
+    Keeps, for every tweet read, its id, author, creation time and mention set
+    (and its full text with --keep-text) in FILE, an SQLite database created
+    when missing. A tweet already in the store adds nothing; a file ingested
+    before and unchanged since (same size, modification time and content
+    fingerprint) is not read again; a changed file is read again and only its
+    new tweets count. Reports then come from the store alone:
+    `smashtag report TERM --store FILE`. Paths are read as by `smashtag report`.
+
+    STORE:
+        --store FILE        The store [default: $SMASHTAG_STORE]
+        --keep-text         Keep every tweet's full text, so word terms can be
+                            reported (about 150 more bytes a tweet). Chosen by a
+                            store's first ingest; later ingests follow the store
+        --wait SECONDS      Wait this long for another run that holds the store,
+                            then exit 3 [default: 5]
+        --batch N           Tweets per committed batch [default: 50000]; a run
+                            killed midway keeps every batch it committed
+
+    RUNNING:
+        -j, --jobs N        Worker threads reading dumps [default: all cores]
+        --strict            Stop at the first bad input with exit status 1
+                            (batches committed before it are kept)
+        --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
+        -q, --quiet         No summary on stderr (bad input is still reported)
+        -h, --help          Print this help and exit
+
+    Every run is listed by `smashtag history`. Exit status 3 when the store is
+    busy past --wait, corrupt, or cannot be written (a full disk, a read-only
+    file): the store stays as its last committed batch left it.
+
+    EXAMPLES:
+        smashtag ingest dumps/2024-05-01/ --store tweets.db
+        SMASHTAG_STORE=tweets.db smashtag ingest stream.jsonl.gz archive.tar
+
+    """
+
+    static let importUsage = """
+    smashtag import — read a snapshot written by `smashtag export` into a store
+
+    USAGE:
+        smashtag import FILE... --store FILE [options]
+
+    A snapshot is NDJSON, one API v2 tweet object per line, so importing it is
+    ingesting it: tweets the store holds already add nothing, and the run is
+    listed by `smashtag history` as an import. Give --keep-text to keep the
+    snapshot's texts in a new store. Options as for `smashtag ingest`.
+
+    EXAMPLES:
+        smashtag export --store old.db > snapshot.ndjson
+        smashtag import snapshot.ndjson --store new.db
+
+    """
+
+    static let usageLine = "usage: smashtag ingest PATH... --store FILE [--keep-text] [options]"
+
+    var command = "ingest"
+    var paths: [String] = []
+    var store = StoreOptions()
+    var keepText = false
+    var options = IngestOptions(jobs: ProcessInfo.processInfo.activeProcessorCount)
+    var strict = false
+
+    static let optionNames = StoreOptions.names + ["--help", "--keep-text", "--batch", "--jobs", "--strict", "--max-record"]
+
+    init(arguments: [String]) throws(UsageError) {
+        try self.init(arguments: arguments, command: "ingest")
+    }
+
+    init(arguments: [String], command: String) throws(UsageError) {
+        self.command = command
+        options.command = command
+        var reader = OptionReader(arguments)
+        while let name = reader.next() {
+            if try store.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(command == "import" ? Self.importUsage : Self.usage)
+            case "--keep-text": keepText = true
+            case "--batch": options.batchSize = try reader.number(min: 1)
+            case "-j", "--jobs": options.jobs = try reader.number(min: 1)
+            case "--strict": strict = true
+            case "--max-record": options.maxRecord = try ReportCommand.bytes(try reader.value(), name)
+            default: throw UsageError.unknownOption(name, known: Self.optionNames)
+            }
+        }
+        paths = reader.positional
+        guard !paths.isEmpty else {
+            throw UsageError(command == "import"
+                             ? "give the snapshot to import, as in: smashtag import snapshot.ndjson --store tweets.db"
+                             : "give the dumps to ingest, as in: smashtag ingest dumps/ --store tweets.db (`-` reads standard input)")
+        }
+        _ = try store.require(command)
+    }
+
+    func run() -> Int32 {
+        let started = DispatchTime.now()
+        let console = Console(quiet: store.quiet)
+        let path = store.path!
+        do {
+            let db = try Store(path: path, access: .write(command: "\(command) \(paths.joined(separator: " "))"),
+                               create: true, wait: store.wait)
+            if keepText, !(try db.enableText()) {
+                return usageFailure(UsageError("--keep-text: the store \(path) already holds tweets without their text, "
+                                               + "and a store keeps text for all its tweets or none; start a new store to keep text"),
+                                    usageLine: Self.usageLine)
+            }
+            let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
+            let plan = InputPlan(paths: paths, splitSize: max(1, split))
+            for p in plan.problems {
+                console.warn(p.description)
+                if strict { return 1 }
+            }
+            let control = RunControl(strict: strict)
+            let outcome = try db.ingest(plan, inputs: paths, options: options, control: control)
+            let problems = plan.problems + outcome.problems
+            console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
+            if strict, let p = control.stoppingProblem {
+                console.warn(p.description)
+                console.warn("stopped: --strict stops at the first bad input; the batches committed before it are kept")
+                return 1
+            }
+            summary(outcome, console: console, started: started)
+            if outcome.stats.records == 0 && !problems.isEmpty && outcome.unchanged == 0 { return 1 }
+            return 0
+        } catch {
+            return storeFailure(error)
+        }
+    }
+
+    private func summary(_ o: IngestOutcome, console: Console, started: DispatchTime) {
+        guard !store.quiet else { return }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let s = o.stats, t = o.totals
+        var text = "smashtag: \(command) run \(o.run) into \(store.path!): \(s.inputs) \(s.inputs == 1 ? "input" : "inputs"), "
+            + String(format: "%.1f MB, %d tweets read: %d new, %d already known", Double(s.bytes) / 1e6, t.read, t.new, t.known)
+        if s.notices > 0 { text += " (\(s.notices) stream notices skipped)" }
+        if o.unchanged > 0 { text += "; \(o.unchanged) unchanged \(o.unchanged == 1 ? "file" : "files") not read again" }
+        if s.skippedMembers > 0 { text += "; \(s.skippedMembers) non-tweet files or members passed over" }
+        text += String(format: "; %.2f s", elapsed)
+        if elapsed > 0 && t.read > 0 { text += String(format: " (%.0f tweets/s)", Double(t.read) / elapsed) }
+        console.warn(String(text.dropFirst("smashtag: ".count)))
+    }
+}
+
+/// `smashtag import`: `ingest` of a snapshot, named so in the history.
+struct ImportCommand: Command {
+    static let usageLine = "usage: smashtag import FILE... --store FILE [--keep-text]"
+    let ingest: IngestCommand
+
+    init(arguments: [String]) throws(UsageError) {
+        ingest = try IngestCommand(arguments: arguments, command: "import")
+    }
+
+    func run() -> Int32 { ingest.run() }
+}

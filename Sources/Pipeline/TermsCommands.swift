@@ -1,0 +1,150 @@
+import Foundation
+import Stages
+
+/// `smashtag track` and `smashtag untrack`: terms whose counts the store keeps up to date.
+struct TrackCommand: Command {
+    static let usage = """
+    smashtag track — keep a term's counts up to date at every ingest
+
+    USAGE:
+        smashtag track TERM... --store FILE [options]
+        smashtag untrack TERM... --store FILE [options]
+
+    A tracked term is counted once over the tweets the store holds, and every
+    later ingest adds its new tweets to the counts in the same transaction, so
+    `smashtag report TERM --store FILE` reads a few rows instead of scanning.
+    Reports are the same tracked or not. `untrack` drops a term and its counts.
+    `smashtag terms` lists the tracked terms. Terms are as for `smashtag report`;
+    a word term needs a store that keeps text (`ingest --keep-text`). Tracking
+    creates the store when it is missing, so a scheduled job can start with it.
+
+    OPTIONS:
+        --store FILE        The store [default: $SMASHTAG_STORE]
+        --wait SECONDS      Wait this long for a run that holds the store, then
+                            exit 3 [default: 5]
+        -q, --quiet         Say nothing on stderr
+        -h, --help          Print this help and exit
+
+    EXAMPLES:
+        smashtag track '#stanford' from:nasa --store tweets.db
+        smashtag untrack from:nasa --store tweets.db
+
+    """
+
+    static let usageLine = "usage: smashtag track TERM... --store FILE"
+
+    var untrack = false
+    var terms: [Term] = []
+    var store = StoreOptions()
+
+    init(arguments: [String]) throws(UsageError) {
+        try self.init(arguments: arguments, untrack: false)
+    }
+
+    init(arguments: [String], untrack: Bool) throws(UsageError) {
+        self.untrack = untrack
+        var reader = OptionReader(arguments)
+        while let name = reader.next() {
+            if try store.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Self.usage)
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
+            }
+        }
+        let verb = untrack ? "untrack" : "track"
+        guard !reader.positional.isEmpty else {
+            throw UsageError("give the terms to \(verb), as in: smashtag \(verb) '#stanford' --store tweets.db")
+        }
+        terms = try parseTerms(reader.positional)
+        _ = try store.require(verb)
+    }
+
+    func run() -> Int32 {
+        let console = Console(quiet: store.quiet)
+        let verb = untrack ? "untrack" : "track"
+        do {
+            let db = try Store(path: store.path!, access: .write(command: verb), create: !untrack, wait: store.wait)
+            if untrack {
+                let removed = try db.untrack(terms)
+                for term in terms where !removed.contains(term) { console.warn("\(term) was not tracked") }
+                if !store.quiet && !removed.isEmpty { console.warn("untracked " + removed.map(\.description).joined(separator: ", ")) }
+            } else {
+                let added = try db.track(terms)
+                if !store.quiet {
+                    let counts = Dictionary(try db.terms().map { ($0.term, $0.tweets) }, uniquingKeysWith: { a, _ in a })
+                    for term in terms {
+                        console.warn(added.contains(term) ? "tracking \(term): \(counts[term] ?? 0) tweets so far"
+                                                          : "\(term) was tracked already")
+                    }
+                }
+            }
+            return 0
+        } catch let error as StoreError {
+            return storeFailure(error)
+        } catch {
+            return usageFailure(UsageError("\(error)"), usageLine: Self.usageLine)
+        }
+    }
+}
+
+/// `smashtag untrack`.
+struct UntrackCommand: Command {
+    static let usageLine = "usage: smashtag untrack TERM... --store FILE"
+    let track: TrackCommand
+
+    init(arguments: [String]) throws(UsageError) {
+        track = try TrackCommand(arguments: arguments, untrack: true)
+    }
+
+    func run() -> Int32 { track.run() }
+}
+
+/// `smashtag terms`: the tracked terms.
+struct TermsCommand: Command {
+    static let usage = """
+    smashtag terms — list the terms a store tracks
+
+    USAGE:
+        smashtag terms --store FILE [--format FORMAT]
+
+    One row per tracked term with the number of tweets it matches, in the order
+    they were tracked.
+
+    OPTIONS:
+        --store FILE        The store [default: $SMASHTAG_STORE]
+        --format FORMAT     csv, json, ndjson or table
+                            [default: table on a terminal, csv otherwise]
+        --wait SECONDS      Wait this long for a locked store [default: 5]
+        -h, --help          Print this help and exit
+
+    """
+
+    static let usageLine = "usage: smashtag terms --store FILE [--format FORMAT]"
+
+    var store = StoreOptions()
+    var format: ReportFormat?
+
+    init(arguments: [String]) throws(UsageError) {
+        var reader = OptionReader(arguments)
+        while let name = reader.next() {
+            if try store.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Self.usage)
+            case "--format": format = try reader.format()
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
+            }
+        }
+        if let extra = reader.positional.first { throw UsageError("terms takes no arguments, not '\(extra)'") }
+        _ = try store.require("terms")
+    }
+
+    func run() -> Int32 {
+        do {
+            let db = try Store(path: store.path!, access: .read, wait: store.wait)
+            _ = Console.writeStdout(Store.listing(try db.terms()).render(as: defaultFormat(format)))
+            return 0
+        } catch {
+            return storeFailure(error)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+/// A tweet's creation time in seconds since 1970-01-01 UTC, from the forms
+/// the APIs write, or from the tweet id itself.
+///
+///     v1.1, archive   Wed Apr 06 19:13:37 +0000 2011
+///     v2              2021-04-01T15:52:31.000Z   (also without fraction, or with ±hh:mm)
+///
+/// Parsed by hand from the bytes: no locale, no formatter, no allocation.
+public enum CreatedAt {
+    /// Parses either form; nil for anything else.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        guard let first = bytes.first else { return nil }
+        return isDigit(first) ? iso(bytes) : classic(bytes)
+    }
+
+    public static func parse(_ text: String) -> Int64? {
+        var t = text
+        return t.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The time encoded in a snowflake id (every tweet since November 2010):
+    /// its top 42 bits are milliseconds since Twitter's epoch. Nil for ids
+    /// too small to be snowflakes (the older sequential ids, test fixtures).
+    public static func fromSnowflake(_ id: UInt64) -> Int64? {
+        let ms = id >> 22
+        guard ms >= 86_400_000 else { return nil }
+        return (Int64(ms) + 1_288_834_974_657) / 1000
+    }
+
+    /// `2021-04-01T15:52:31.000Z` as ISO 8601 (UTC, whole seconds), as the v2 API writes it.
+    public static func iso(_ seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        let (y, m, d) = civil(days)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = y < 1000 && y >= 0 ? String(repeating: "0", count: 4 - String(y).count) + String(y) : String(y)
+        return "\(year)-\(two(m))-\(two(d))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)).000Z"
+    }
+
+    // MARK: Forms
+
+    /// `Wed Apr 06 19:13:37 +0000 2011`
+    private static func classic(_ b: UnsafeRawBufferPointer) -> Int64? {
+        guard b.count == 30, b[3] == 0x20, b[7] == 0x20, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+              b[19] == 0x20, b[25] == 0x20,
+              let month = month(b[4], b[5], b[6]),
+              let day = number(b, 8, 2), let h = number(b, 11, 2), let mi = number(b, 14, 2),
+              let s = number(b, 17, 2), let offset = offset(b, 20, colon: false), let year = number(b, 26, 4)
+        else { return nil }
+        return epoch(year, month, day, h, mi, s, offset)
+    }
+
+    /// `2021-04-01T15:52:31.000Z`, `2021-04-01T15:52:31Z`, `2021-04-01T15:52:31+02:00`
+    private static func iso(_ b: UnsafeRawBufferPointer) -> Int64? {
+        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
+              let h = number(b, 11, 2), let mi = number(b, 14, 2), let s = number(b, 17, 2)
+        else { return nil }
+        var i = 19
+        if b[i] == 0x2E {  // a fraction of a second: dropped
+            i += 1
+            while i < b.count, isDigit(b[i]) { i += 1 }
+        }
+        guard i < b.count else { return nil }
+        let zone: Int64
+        if b[i] == 0x5A {
+            guard i + 1 == b.count else { return nil }
+            zone = 0
+        } else {
+            guard i + 6 == b.count, let z = offset(b, i, colon: true) else { return nil }
+            zone = z
+        }
+        return epoch(year, month, day, h, mi, s, zone)
+    }
+
+    // MARK: Pieces
+
+    private static func epoch(_ y: Int64, _ m: Int64, _ d: Int64, _ h: Int64, _ mi: Int64, _ s: Int64, _ offset: Int64) -> Int64? {
+        guard (1...12).contains(m), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        return days(y, m, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+    }
+
+    /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
+    ///
+    /// Counts from 1 March, so the leap day ends a year: 400-year eras of
+    /// 146097 days, then years of 365 days plus a day every 4th year but every 100th.
+    static func days(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day since 1970-01-01: the inverse of `days`.
+    static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func number(_ b: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int64? {
+        var n: Int64 = 0
+        for i in at..<at + count {
+            guard isDigit(b[i]) else { return nil }
+            n = n * 10 + Int64(b[i] - 0x30)
+        }
+        return n
+    }
+
+    /// `+0000` (classic) or `+02:00` (ISO): seconds east of UTC.
+    private static func offset(_ b: UnsafeRawBufferPointer, _ at: Int, colon: Bool) -> Int64? {
+        guard b[at] == 0x2B || b[at] == 0x2D, let h = number(b, at + 1, 2) else { return nil }
+        if colon { guard b[at + 3] == 0x3A else { return nil } }
+        guard let m = number(b, at + (colon ? 4 : 3), 2) else { return nil }
+        let seconds = h * 3600 + m * 60
+        return b[at] == 0x2D ? -seconds : seconds
+    }
+
+    /// `Jan` … `Dec` as three bytes in one integer, for a compare each.
+    private static let monthCodes: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                               "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map { name in
+        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func month(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int64? {
+        let code = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+        return monthCodes.firstIndex(of: code).map { Int64($0 + 1) }
+    }
+
+    @inline(__always)
+    private static func isDigit(_ c: UInt8) -> Bool { c &- 0x30 < 10 }
+}

@@ -1,0 +1,307 @@
+/// The store's single writer during an ingest: takes chunks in input order
+/// and writes them in batches, one transaction per batch.
+///
+/// A batch commits, all together, its new tweets, their mention links, the
+/// kept counts of tracked terms, the files it finished and the run's
+/// counters; so a run killed at any moment leaves the store exactly as
+/// after a committed batch, and the history saying how far it got.
+///
+/// Per batch: one existence query per `existenceSlice` tweet ids (never one
+/// per tweet), then multi-row inserts in key order (tweets by id, links by
+/// tweet), so the B-trees are written where their pages already are.
+final class IngestWriter {
+    private let db: Database
+    private let run: Int64
+    private let batchSize: Int
+    private let keepText: Bool
+    private var tracked: [TrackedTerm]
+
+    // The open batch, in input order.
+    private var ids: [Int64] = []
+    private var createdAt: [Int64?] = []
+    private var authors: [Int64?] = []
+    private var mentionEnds: [Int] = []
+    private var mentions: [Int64] = []
+    private var texts: [String?] = []
+    private var finishedFiles: [(state: FileState, path: String)] = []
+    private var inTransaction = false
+
+    /// Mention ids of the store by key, as far as this run has met them.
+    private var mentionIDs: [String: Int64] = [:]
+
+    /// Counters of the run, as of the last commit (and the open batch).
+    private(set) var totals = RunTotals()
+    private var batchRead = 0
+    private var batchFiles = 0
+    private var batchBytes: Int64 = 0
+    private var batchSkipped = 0
+
+    static let existenceSlice = 500
+    static let mentionSlice = 200
+
+    init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [TrackedTerm]) {
+        self.db = db
+        self.run = run
+        self.batchSize = max(1, batchSize)
+        self.keepText = keepText
+        self.tracked = tracked
+    }
+
+    /// Adds a chunk's tweets to the open batch; commits when it is full.
+    func add(_ chunk: IngestChunk) throws(StoreError) {
+        try begin()
+        let global = try mentionIDs(for: chunk.keys)
+        for i in 0..<chunk.count {
+            ids.append(Int64(bitPattern: chunk.ids[i]))
+            createdAt.append(chunk.createdAt[i])
+            authors.append(chunk.authors[i] < 0 ? nil : global[Int(chunk.authors[i])])
+            for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }
+            mentionEnds.append(mentions.count)
+            if keepText { texts.append(chunk.texts[i]) }
+        }
+        batchRead += chunk.count
+        batchBytes += chunk.stats.bytes
+        batchSkipped += chunk.stats.badRecords
+        if ids.count >= batchSize { try commit() }
+    }
+
+    /// A file read to its end: recorded with the batch holding its last tweets.
+    func fileDone(_ state: FileState?, path: String) {
+        batchFiles += 1
+        if let state { finishedFiles.append((state, path)) }
+    }
+
+    /// Writes the open batch and commits it, with the run's counters and,
+    /// when given, how the run ended.
+    func commit(outcome: String? = nil, message: String? = nil) throws(StoreError) {
+        try begin()
+        try writeBatch()
+        let s = try db.statement("""
+            UPDATE run SET files = files + ?1, bytes = bytes + ?2, tweets_read = tweets_read + ?3,
+                tweets_new = tweets_new + ?4, tweets_known = tweets_known + ?5, skipped = skipped + ?6,
+                outcome = coalesce(?7, outcome), message = coalesce(?8, message),
+                finished_at = CASE WHEN ?7 IS NULL THEN finished_at ELSE ?9 END
+            WHERE id = ?10
+            """)
+        let new = batchNew
+        try s.bind(1, Int64(batchFiles))
+        try s.bind(2, batchBytes)
+        try s.bind(3, Int64(batchRead))
+        try s.bind(4, Int64(new))
+        try s.bind(5, Int64(batchRead - new))
+        try s.bind(6, Int64(batchSkipped))
+        try s.bind(7, outcome)
+        try s.bind(8, message)
+        try s.bind(9, Store.now())
+        try s.bind(10, run)
+        try s.run()
+        try db.execute(Store.bumpGeneration)
+        try db.execute("COMMIT")
+        inTransaction = false
+        totals.files += batchFiles
+        totals.bytes += batchBytes
+        totals.read += batchRead
+        totals.new += new
+        totals.known += batchRead - new
+        totals.skipped += batchSkipped
+        batchFiles = 0; batchBytes = 0; batchRead = 0; batchSkipped = 0; batchNew = 0
+    }
+
+    /// Drops the open batch (the run failed or was stopped).
+    func abandon() {
+        db.rollback()
+        inTransaction = false
+    }
+
+    private var batchNew = 0
+
+    private func begin() throws(StoreError) {
+        guard !inTransaction else { return }
+        try db.execute("BEGIN IMMEDIATE")
+        inTransaction = true
+    }
+
+    // MARK: Writing a batch
+
+    private func writeBatch() throws(StoreError) {
+        defer {
+            ids.removeAll(keepingCapacity: true)
+            createdAt.removeAll(keepingCapacity: true)
+            authors.removeAll(keepingCapacity: true)
+            mentionEnds.removeAll(keepingCapacity: true)
+            mentions.removeAll(keepingCapacity: true)
+            texts.removeAll(keepingCapacity: true)
+            finishedFiles.removeAll()
+        }
+        // The first copy of a tweet wins: the store's, else the batch's first.
+        let known = try existing(ids)
+        var taken = Set<Int64>(minimumCapacity: ids.count)
+        var fresh: [Int] = []
+        fresh.reserveCapacity(ids.count)
+        for i in ids.indices where !known.contains(ids[i]) && taken.insert(ids[i]).inserted {
+            fresh.append(i)
+        }
+        batchNew = fresh.count
+        fresh.sort { ids[$0] < ids[$1] }
+
+        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
+            let i = fresh[row]
+            try s.bind(p, ids[i])
+            try s.bind(p + 1, createdAt[i])
+            try s.bind(p + 2, authors[i])
+            try s.bind(p + 3, keepText ? texts[i] : nil)
+        }
+        var links: [(tweet: Int64, mention: Int64)] = []
+        links.reserveCapacity(mentions.count)
+        for i in fresh {
+            for m in mentionsOf(i).sorted() { links.append((ids[i], m)) }
+        }
+        try db.insert(into: "tweet_mention", columns: ["tweet", "mention"], count: links.count) { (s, row, p) throws(StoreError) in
+            try s.bind(p, links[row].tweet)
+            try s.bind(p + 1, links[row].mention)
+        }
+        if !tracked.isEmpty { try keepCounts(fresh) }
+        let insertSource = try db.statement("""
+            INSERT INTO source(size, mtime_ns, fingerprint, path, run) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT(size, mtime_ns, fingerprint) DO UPDATE SET path = excluded.path, run = excluded.run
+            """)
+        for (state, path) in finishedFiles {
+            insertSource.reset()
+            try insertSource.bind(1, state.size)
+            try insertSource.bind(2, state.mtimeNanoseconds)
+            try insertSource.bind(3, state.fingerprint)
+            try insertSource.bind(4, path)
+            try insertSource.bind(5, run)
+            try insertSource.run()
+        }
+    }
+
+    private func mentionsOf(_ i: Int) -> ArraySlice<Int64> {
+        mentions[(i == 0 ? 0 : mentionEnds[i - 1])..<mentionEnds[i]]
+    }
+
+    /// Which of `ids` the store holds: one query per slice of ids.
+    private func existing(_ ids: [Int64]) throws(StoreError) -> Set<Int64> {
+        let n = IngestWriter.existenceSlice
+        let query = try db.statement("SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        var found = Set<Int64>()
+        var start = 0
+        while start < ids.count {
+            let slice = ids[start..<min(ids.count, start + n)]
+            query.reset()
+            // A short last slice repeats its last id: IN ignores repeats.
+            for k in 0..<n { try query.bind(Int32(k + 1), slice[slice.startIndex + min(k, slice.count - 1)]) }
+            while try query.step() { found.insert(query.int64(0)) }
+            start += n
+        }
+        return found
+    }
+
+    /// The store's mention ids for a chunk's keys, adding the new ones.
+    private func mentionIDs(for keys: [String]) throws(StoreError) -> [Int64] {
+        var result = [Int64](repeating: 0, count: keys.count)
+        var missing: [Int] = []
+        for (i, key) in keys.enumerated() {
+            if let id = mentionIDs[key] { result[i] = id } else { missing.append(i) }
+        }
+        guard !missing.isEmpty else { return result }
+        let n = IngestWriter.mentionSlice
+        let query = try db.statement("SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        var start = 0
+        while start < missing.count {
+            let slice = missing[start..<min(missing.count, start + n)]
+            query.reset()
+            for k in 0..<n { try query.bind(Int32(k + 1), keys[slice[slice.startIndex + min(k, slice.count - 1)]]) }
+            while try query.step() {
+                if let key = query.text(1) { mentionIDs[key] = query.int64(0) }
+            }
+            start += n
+        }
+        let insert = try db.statement("INSERT INTO mention(key) VALUES (?1)")
+        for i in missing {
+            if let id = mentionIDs[keys[i]] {
+                result[i] = id
+                continue
+            }
+            insert.reset()
+            try insert.bind(1, keys[i])
+            try insert.run()
+            let id = db.lastInsertRowID
+            mentionIDs[keys[i]] = id
+            result[i] = id
+        }
+        return result
+    }
+
+    // MARK: Tracked terms
+
+    /// Adds the batch's new tweets to the kept counts of every tracked term.
+    private func keepCounts(_ fresh: [Int]) throws(StoreError) {
+        for t in tracked.indices where tracked[t].mention == nil {
+            if let key = tracked[t].term.mentionKey { tracked[t].mention = mentionIDs[key] }
+        }
+        let upsert = try db.statement("""
+            INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)
+            ON CONFLICT(term, mention) DO UPDATE SET count = count + excluded.count
+            """)
+        let addTweets = try db.statement("UPDATE term SET tweets = tweets + ?1 WHERE id = ?2")
+        for term in tracked {
+            var tweets = 0
+            var counts: [Int64: Int64] = [:]
+            for i in fresh where term.matches(mentions: mentionsOf(i), author: authors[i], text: keepText ? texts[i] : nil) {
+                tweets += 1
+                for m in mentionsOf(i) { counts[m, default: 0] += 1 }
+            }
+            guard tweets > 0 else { continue }
+            for (mention, count) in counts.sorted(by: { $0.key < $1.key }) {
+                upsert.reset()
+                try upsert.bind(1, term.id)
+                try upsert.bind(2, mention)
+                try upsert.bind(3, count)
+                try upsert.run()
+            }
+            addTweets.reset()
+            try addTweets.bind(1, Int64(tweets))
+            try addTweets.bind(2, term.id)
+            try addTweets.run()
+        }
+    }
+}
+
+/// A run's counters: files read whole, bytes, tweets read / new / already
+/// known, bad records skipped.
+public struct RunTotals: Equatable, Sendable {
+    public var files = 0
+    public var bytes: Int64 = 0
+    public var read = 0
+    public var new = 0
+    public var known = 0
+    public var skipped = 0
+
+    public init() {}
+}
+
+/// A term the store keeps counts for, as the writer matches it.
+struct TrackedTerm {
+    var id: Int64
+    var term: Term
+    /// The store's id of the term's mention key (`#tag`, `@name`), once it exists.
+    var mention: Int64?
+    var word: WordMatch?
+
+    init(id: Int64, term: Term, mention: Int64?) {
+        self.id = id
+        self.term = term
+        self.mention = mention
+        word = term.kind == .word ? WordMatch(term.key) : nil
+    }
+
+    func matches(mentions: ArraySlice<Int64>, author: Int64?, text: String?) -> Bool {
+        switch term.kind {
+        case .all: return true
+        case .hashtag, .user: return mention.map(mentions.contains) ?? false
+        case .author: return mention != nil && author == mention
+        case .word: return text.map { word!.matches($0) } ?? false
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// The store's tables, by schema version, and the steps from each version to
+/// the next.
+///
+/// A new store runs every step from version 0, so the steps an old store
+/// takes on upgrade are the ones every test runs. A store's version is
+/// SQLite's `user_version`; `application_id` marks the file as a smashtag
+/// store. A smashtag meeting a store newer than `current` refuses it (it
+/// cannot know what the newer tables mean) with a message saying so.
+///
+///     run ◀──────── source                 one row per ingest, import or prune;
+///                                          files read whole, by (size, mtime, fingerprint)
+///
+///     tweet ◀─────── tweet_mention ──────▶ mention ◀── term_count ──▶ term
+///     (id, created_at,  (tweet, mention)   (id, key)    (term, mention,   (id, term,
+///      author ▶ mention, ON DELETE CASCADE               count)            tweets)
+///      text)                                            ON DELETE CASCADE
+///
+/// Links are clustered by tweet (their primary key starts with it): an
+/// ingest appends them in the order of the tweets, a cascade finds them by
+/// their tweet, and a report reads them in one ordered pass. There is no
+/// index by mention: it would cost a random B-tree insert per link, triple
+/// the price of an ingest; a tracked term answers a mention at once instead.
+///
+/// Tweets are keyed by their id (the unsigned 64-bit id stored as the signed
+/// integer with the same bits), so the primary key is the dedup of SPEC §6.
+/// Mention keys are signed and normalised (`#swift`, `@nasa`); an author is
+/// the mention key of its screen name.
+enum Schema {
+    /// The version this smashtag writes.
+    static let current: Int64 = 2
+
+    /// `smtg`: the `application_id` of a smashtag store.
+    static let applicationID: Int64 = 0x736D_7467
+
+    /// `steps[v]` takes a store from version `v` to `v + 1`.
+    static let steps: [String] = [
+        // 0 → 1: tweets, their mentions, the runs and the files they read.
+        """
+        CREATE TABLE run (
+            id INTEGER PRIMARY KEY,
+            command TEXT NOT NULL,
+            started_at INTEGER NOT NULL,
+            finished_at INTEGER,
+            inputs TEXT NOT NULL,
+            files INTEGER NOT NULL DEFAULT 0,
+            unchanged INTEGER NOT NULL DEFAULT 0,
+            bytes INTEGER NOT NULL DEFAULT 0,
+            tweets_read INTEGER NOT NULL DEFAULT 0,
+            tweets_new INTEGER NOT NULL DEFAULT 0,
+            tweets_known INTEGER NOT NULL DEFAULT 0,
+            skipped INTEGER NOT NULL DEFAULT 0,
+            outcome TEXT NOT NULL DEFAULT 'running'
+        );
+        CREATE TABLE source (
+            id INTEGER PRIMARY KEY,
+            size INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            fingerprint INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            run INTEGER NOT NULL REFERENCES run(id),
+            UNIQUE (size, mtime_ns, fingerprint)
+        );
+        CREATE TABLE mention (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE tweet (
+            id INTEGER PRIMARY KEY,
+            created_at INTEGER,
+            author INTEGER REFERENCES mention(id)
+        );
+        CREATE TABLE tweet_mention (
+            tweet INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
+            mention INTEGER NOT NULL REFERENCES mention(id),
+            PRIMARY KEY (tweet, mention)
+        ) WITHOUT ROWID;
+        """,
+        // 1 → 2: full text (--keep-text), tracked terms with their kept
+        // counts, store-wide settings, and why a run ended.
+        """
+        ALTER TABLE tweet ADD COLUMN text TEXT;
+        ALTER TABLE run ADD COLUMN message TEXT;
+        CREATE TABLE setting (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE term (
+            id INTEGER PRIMARY KEY,
+            term TEXT NOT NULL UNIQUE,
+            tweets INTEGER NOT NULL DEFAULT 0,
+            tracked_at INTEGER NOT NULL
+        );
+        CREATE TABLE term_count (
+            term INTEGER NOT NULL REFERENCES term(id) ON DELETE CASCADE,
+            mention INTEGER NOT NULL REFERENCES mention(id),
+            count INTEGER NOT NULL CHECK (count > 0),
+            PRIMARY KEY (term, mention)
+        ) WITHOUT ROWID;
+        """,
+    ]
+
+    /// Whether the store is older than this smashtag (an empty new file is too).
+    static func needsMigration(_ db: Database) throws(StoreError) -> Bool {
+        try (db.integer("PRAGMA user_version") ?? 0) < current
+    }
+
+    /// Brings the store at `db` to the current version, in one transaction.
+    ///
+    /// - Returns: the version the store had (0 for a new store).
+    /// - Throws: `StoreError` `.notAStore` for another application's
+    ///   database, `.newerSchema` for a store this smashtag cannot read.
+    @discardableResult
+    static func migrate(_ db: Database) throws(StoreError) -> Int64 {
+        // Cheap check first, without the write lock: most opens find the store current.
+        let seen = try db.integer("PRAGMA user_version") ?? 0
+        try checkApplication(db)
+        if seen == current { return seen }
+        if seen > current { throw newer(seen, db.path) }
+        // journal_mode cannot change inside a transaction; WAL is persistent.
+        try db.execute("PRAGMA journal_mode = WAL")
+        return try db.transaction { () throws(StoreError) -> Int64 in
+            // Another process may have migrated while this one waited for the lock.
+            let version = try db.integer("PRAGMA user_version") ?? 0
+            if version > current { throw newer(version, db.path) }
+            for step in steps[Int(version)..<Int(current)] { try db.execute(step) }
+            try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(current)")
+            return version
+        }
+    }
+
+    private static func checkApplication(_ db: Database) throws(StoreError) {
+        let app = try db.integer("PRAGMA application_id") ?? 0
+        if app == applicationID { return }
+        let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+        if app != 0 || tables > 0 {
+            throw StoreError(.notAStore, path: db.path,
+                             "this SQLite database is not a smashtag store; give another --store")
+        }
+    }
+
+    private static func newer(_ version: Int64, _ path: String) -> StoreError {
+        StoreError(.newerSchema, path: path,
+                   "the store has schema version \(version), written by a newer smashtag; this one reads versions up to \(current): use the newer smashtag, or export the store with it and import the snapshot here")
+    }
+}

@@ -1,0 +1,69 @@
+/// The store as portable NDJSON (SPEC §10): one line per tweet, each an
+/// API v2 tweet object as flattening tools write them, so a snapshot is
+/// itself a dump — `smashtag import` ingests it, and `smashtag report`
+/// reads it directly with the same result as the store:
+///
+///     {"id":"1101454535685083166","created_at":"2019-03-01T12:10:00.000Z",
+///      "author":{"username":"nasa"},"text":"…",
+///      "entities":{"hashtags":[{"tag":"dup"}],"mentions":[{"username":"stanford"}]}}
+///
+/// Keys are the store's normalised ones; `created_at`, `author`, `text` and
+/// `entities` are left out when the store does not have them (v2 leaves out
+/// `entities` of a tweet without mentions). Tweets come in id order.
+extension Store {
+    /// Writes every tweet through `write`, one line each.
+    ///
+    /// - Parameter write: takes a batch of lines; returns false to stop
+    ///   (the reader has gone).
+    /// - Returns: the number of tweets written.
+    /// - Complexity: one pass over the tweets and one over the links, in
+    ///   id order; memory O(one batch of lines).
+    @discardableResult
+    public func export(_ write: (String) -> Bool) throws(StoreError) -> Int {
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        let tweets = try db.statement("""
+            SELECT t.id, t.created_at, a.key, t.text FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
+            """)
+        let links = try db.statement("""
+            SELECT l.tweet, m.key FROM tweet_mention l
+            JOIN mention m ON m.id = l.mention ORDER BY l.tweet
+            """)
+        defer { tweets.done(); links.done() }
+        var linkReady = try links.step()
+        var out = ""
+        var count = 0
+        while try tweets.step() {
+            let id = tweets.int64(0)
+            var hashtags: [String] = [], users: [String] = []
+            while linkReady && links.int64(0) < id { linkReady = try links.step() }
+            while linkReady && links.int64(0) == id {
+                if let key = links.text(1) {
+                    if key.hasPrefix("#") { hashtags.append(String(key.dropFirst())) } else { users.append(String(key.dropFirst())) }
+                }
+                linkReady = try links.step()
+            }
+            out += "{\"id\":\"\(UInt64(bitPattern: id))\""
+            if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+            if let author = tweets.text(2) {
+                out += ",\"author\":{\"username\":\(ReportWriter.jsonString(String(author.dropFirst())))}"
+            }
+            if let text = tweets.text(3) { out += ",\"text\":\(ReportWriter.jsonString(text))" }
+            if !hashtags.isEmpty || !users.isEmpty {
+                out += ",\"entities\":{\"hashtags\":["
+                    + hashtags.sorted().map { "{\"tag\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + "],\"mentions\":["
+                    + users.sorted().map { "{\"username\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + "]}"
+            }
+            out += "}\n"
+            count += 1
+            if out.utf8.count >= 1 << 20 {
+                guard write(out) else { return count }
+                out = ""
+            }
+        }
+        if !out.isEmpty { _ = write(out) }
+        return count
+    }
+}

@@ -1,0 +1,190 @@
+/// Counts the reports of many terms in one pass over the store, in tweet id
+/// order: the links (`tweet_mention`, whose primary key starts with the
+/// tweet) give each tweet's mention set; the tweets themselves are read
+/// beside them only when a term needs an author (`from:`) or text (a word).
+///
+///     tweet_mention  (1,#a) (1,@b) (2,#a) (4,#c) …   ─┐ grouped by tweet
+///     tweet          1:author,text  2:…  3:…  4:…   ─┘ merged on id (when needed)
+///                                   ▼
+///     per term: matching tweets, count per mention id
+///
+/// A scan covers a range of tweet ids, so a report can split the store
+/// between threads (each with its own connection) and add the parts up.
+///
+/// - Complexity: O(links + tweets read) time; memory O(terms × distinct
+///   mentions) for the counts.
+struct TermScan {
+    /// A term as the scan matches it.
+    struct Target {
+        var term: Term
+        /// The store's id of the term's mention key (`#tag`, `@name`, `from:` → `@name`);
+        /// nil when the store never met it (nothing can match then).
+        var mention: Int64?
+        var word: WordMatch?
+    }
+
+    /// What one term counted.
+    struct Counts {
+        var tweets = 0
+        var mentions: [Int64: Int] = [:]
+
+        mutating func add(_ other: Counts) {
+            tweets += other.tweets
+            mentions.merge(other.mentions, uniquingKeysWith: +)
+        }
+    }
+
+    var targets: [Target]
+    /// The highest mention id of the store: counts are kept in arrays indexed
+    /// by mention id when they fit (no hashing in the loop).
+    var mentionLimit: Int64
+
+    init(_ targets: [Target], mentionLimit: Int64) {
+        self.targets = targets
+        self.mentionLimit = mentionLimit
+    }
+
+    /// Authors and texts are read only for the terms that look at them.
+    private var needsTweets: Bool { targets.contains { $0.term.kind == .author || $0.term.kind == .word } }
+    private var needsText: Bool { targets.contains { $0.term.kind == .word } }
+
+    /// Counts over the tweets with ids in `range` (all when nil).
+    func run(_ db: Database, range: ClosedRange<Int64>? = nil) throws(StoreError) -> [Counts] {
+        let (lo, hi) = (range?.lowerBound ?? Int64.min, range?.upperBound ?? Int64.max)
+        var tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
+        // Scans start at `lo` and stop past `hi` here, which costs SQLite no compare per row.
+        let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
+        defer { links.done() }
+        try links.bind(1, lo)
+        var set = MentionBuffer()
+        // The link the scan stands on (read once: every column read is a call into SQLite).
+        var linkReady = try links.step()
+        var link = (tweet: Int64(0), mention: Int64(0))
+        if linkReady { link = (links.int64(0), links.int64(1)) }
+        func nextLink() throws(StoreError) {
+            linkReady = try links.step()
+            if linkReady { link = (links.int64(0), links.int64(1)) }
+        }
+        linkReady = linkReady && link.tweet <= hi
+
+        if needsTweets {
+            let tweets = try db.statement(needsText ? "SELECT id, author, text FROM tweet WHERE id >= ?1"
+                                                    : "SELECT id, author FROM tweet WHERE id >= ?1")
+            defer { tweets.done() }
+            try tweets.bind(1, lo)
+            while try tweets.step() {
+                let id = tweets.int64(0)
+                if id > hi { break }
+                set.removeAll()
+                while linkReady && link.tweet < id { try nextLink() }
+                while linkReady && link.tweet == id {
+                    set.append(link.mention)
+                    try nextLink()
+                }
+                add(set, author: tweets.optionalInt64(1), text: needsText ? tweets.text(2) : nil, to: &tally)
+            }
+        } else {
+            // Terms that need only mentions: a tweet without links matches none but `*`,
+            // which counts its tweets apart.
+            while linkReady {
+                let id = link.tweet
+                if id > hi { break }
+                set.removeAll()
+                while linkReady && link.tweet == id {
+                    set.append(link.mention)
+                    try nextLink()
+                }
+                add(set, author: nil, text: nil, to: &tally)
+            }
+            if let all = targets.firstIndex(where: { $0.term.kind == .all }) {
+                tally.tweets[all] = Int(try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0)
+            }
+        }
+        return tally.counts()
+    }
+
+    @inline(__always)
+    private func add(_ set: MentionBuffer, author: Int64?, text: String?, to tally: inout Tally) {
+        var prepared: [Unicode.Scalar]?
+        for (t, target) in targets.enumerated() {
+            let hit: Bool
+            switch target.term.kind {
+            case .all: hit = true
+            case .hashtag, .user: hit = target.mention.map(set.contains) ?? false
+            case .author: hit = target.mention != nil && author == target.mention
+            case .word:
+                guard let text else { hit = false; break }
+                if prepared == nil { prepared = WordMatch.prepare(text) }
+                hit = target.word!.matches(prepared: prepared!)
+            }
+            if hit { tally.add(set, term: t) }
+        }
+    }
+}
+
+/// A tweet's mention ids, in a buffer reused from tweet to tweet.
+struct MentionBuffer {
+    private(set) var ids = [Int64](repeating: 0, count: 64)
+    private(set) var count = 0
+
+    mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    mutating func append(_ id: Int64) {
+        if count == ids.count { ids.append(contentsOf: repeatElement(0, count: count)) }
+        ids[count] = id
+        count += 1
+    }
+
+    @inline(__always)
+    func contains(_ id: Int64) -> Bool {
+        for i in 0..<count where ids[i] == id { return true }
+        return false
+    }
+}
+
+/// Tweet and mention counts of a scan's terms: arrays indexed by mention id
+/// while terms × mentions stay under `denseLimit` entries, else dictionaries.
+struct Tally {
+    static let denseLimit: Int64 = 1 << 25
+
+    var tweets: [Int]
+    private var dense: [[Int32]]
+    private var sparse: [[Int64: Int]]
+    private let isDense: Bool
+
+    init(terms: Int, mentionLimit: Int64) {
+        tweets = Array(repeating: 0, count: terms)
+        isDense = Int64(terms) * (mentionLimit + 1) <= Tally.denseLimit
+        dense = isDense ? Array(repeating: Array(repeating: 0, count: Int(mentionLimit) + 1), count: terms) : []
+        sparse = isDense ? [] : Array(repeating: [:], count: terms)
+    }
+
+    @inline(__always)
+    mutating func add(_ set: MentionBuffer, term t: Int) {
+        tweets[t] += 1
+        if isDense {
+            dense[t].withUnsafeMutableBufferPointer { row in
+                for i in 0..<set.count {
+                    let m = Int(set.ids[i])
+                    if m >= 0 && m < row.count { row[m] += 1 }
+                }
+            }
+        } else {
+            for i in 0..<set.count { sparse[t][set.ids[i], default: 0] += 1 }
+        }
+    }
+
+    func counts() -> [TermScan.Counts] {
+        tweets.indices.map { t in
+            var c = TermScan.Counts()
+            c.tweets = tweets[t]
+            if isDense {
+                for (m, n) in dense[t].enumerated() where n > 0 { c.mentions[Int64(m)] = Int(n) }
+            } else {
+                c.mentions = sparse[t]
+            }
+            return c
+        }
+    }
+}

@@ -1,0 +1,26 @@
+-- A store as the first smashtag with a store (schema version 1) left it,
+-- written by hand, not by the migration code under test: three tweets, four
+-- mentions, one run. Tests open it with a newer smashtag and expect it
+-- migrated, its tweets and history intact:
+--   #old 2 tweets (10, 11), @someone 2 (10, -5), from:writer 2, * 3.
+CREATE TABLE run (id INTEGER PRIMARY KEY, command TEXT NOT NULL, started_at INTEGER NOT NULL,
+    finished_at INTEGER, inputs TEXT NOT NULL, files INTEGER NOT NULL DEFAULT 0,
+    unchanged INTEGER NOT NULL DEFAULT 0, bytes INTEGER NOT NULL DEFAULT 0,
+    tweets_read INTEGER NOT NULL DEFAULT 0, tweets_new INTEGER NOT NULL DEFAULT 0,
+    tweets_known INTEGER NOT NULL DEFAULT 0, skipped INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT NOT NULL DEFAULT 'running');
+CREATE TABLE source (id INTEGER PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    fingerprint INTEGER NOT NULL, path TEXT NOT NULL, run INTEGER NOT NULL REFERENCES run(id),
+    UNIQUE (size, mtime_ns, fingerprint));
+CREATE TABLE mention (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+CREATE TABLE tweet (id INTEGER PRIMARY KEY, created_at INTEGER, author INTEGER REFERENCES mention(id));
+CREATE TABLE tweet_mention (tweet INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
+    mention INTEGER NOT NULL REFERENCES mention(id), PRIMARY KEY (tweet, mention)) WITHOUT ROWID;
+INSERT INTO run(id, command, started_at, finished_at, inputs, files, tweets_read, tweets_new, outcome)
+    VALUES (1, 'ingest', 1700000000000, 1700000001000, '["old.jsonl"]', 1, 3, 3, 'ok');
+INSERT INTO mention(id, key) VALUES (1, '#old'), (2, '@someone'), (3, '@writer'), (4, '#other');
+INSERT INTO tweet(id, created_at, author) VALUES (10, 1551441000, 3), (11, 1551441060, 3), (-5, NULL, NULL);
+INSERT INTO tweet_mention(tweet, mention) VALUES (10, 1), (10, 2), (11, 1), (11, 4), (-5, 2);
+PRAGMA application_id = 1936553063;
+PRAGMA user_version = 1;
+

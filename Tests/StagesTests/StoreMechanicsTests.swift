@@ -1,0 +1,105 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import Stages
+
+/// The pieces under the store: dates, file fingerprints, the writer lock,
+/// the ordered handoff and the parallel scan.
+final class StoreMechanicsTests: XCTestCase {
+    func testCreatedAtReadsBothFormsAndSnowflakes() {
+        XCTAssertEqual(CreatedAt.parse("Wed Apr 06 19:13:37 +0000 2011"), 1_302_117_217)
+        XCTAssertEqual(CreatedAt.parse("2011-04-06T19:13:37.000Z"), 1_302_117_217)
+        XCTAssertEqual(CreatedAt.parse("2011-04-06T19:13:37Z"), 1_302_117_217)
+        XCTAssertEqual(CreatedAt.parse("2011-04-06T21:13:37+02:00"), 1_302_117_217)
+        XCTAssertEqual(CreatedAt.parse("Wed Apr 06 20:13:37 +0100 2011"), 1_302_117_217)
+        XCTAssertEqual(CreatedAt.parse("Thu Feb 29 00:00:00 +0000 2024"), 1_709_164_800)
+        for bad in ["", "Wed Foo 06 19:13:37 +0000 2011", "2011-13-06T19:13:37Z", "2011-04-06", "yesterday",
+                    "2011-04-06T19:13:37.000", "Wed Apr 06 19:13:37 +0000 201"] {
+            XCTAssertNil(CreatedAt.parse(bad), bad)
+        }
+        // 1101454535685083166 was posted at 2019-03-01T12:10:00Z (its created_at says so).
+        XCTAssertEqual(CreatedAt.fromSnowflake(1_101_454_535_685_083_166), CreatedAt.parse("2019-03-01T12:10:00.000Z"))
+        XCTAssertNil(CreatedAt.fromSnowflake(12345))
+        XCTAssertEqual(CreatedAt.iso(1_302_117_217), "2011-04-06T19:13:37.000Z")
+        XCTAssertEqual(CreatedAt.iso(0), "1970-01-01T00:00:00.000Z")
+        for day in stride(from: Int64(-800_000), to: 800_000, by: 97) {
+            let (y, m, d) = CreatedAt.civil(day)
+            XCTAssertEqual(CreatedAt.days(y, m, d), day)
+        }
+    }
+
+    func testFileStateTellsAnUntouchedFileFromAChangedOne() throws {
+        let folder = try StoreFolder()
+        let small = try folder.write("small.jsonl", "{\"id\":1}\n")
+        let a = try XCTUnwrap(FileState(path: small))
+        XCTAssertEqual(FileState(path: small), a)
+        try folder.write("small.jsonl", "{\"id\":2}\n")
+        XCTAssertNotEqual(FileState(path: small)?.fingerprint, a.fingerprint, "same size, other bytes")
+
+        // A big file is sampled; a byte changed in its first MiB shows.
+        var bytes = [UInt8](repeating: 0x61, count: 9 << 20)
+        let big = folder.path("big.jsonl")
+        try Data(bytes).write(to: URL(fileURLWithPath: big))
+        let b = try XCTUnwrap(FileState(path: big))
+        bytes[1000] = 0x62
+        try Data(bytes).write(to: URL(fileURLWithPath: big))
+        XCTAssertNotEqual(FileState(path: big)?.fingerprint, b.fingerprint)
+        XCTAssertNil(FileState(path: folder.path("missing")))
+        XCTAssertNil(FileState(path: folder.url.path), "a folder has no state of its own")
+    }
+
+    func testASecondWriterWaitsThenFailsNamingTheStore() throws {
+        let folder = try StoreFolder()
+        let path = folder.path("s.db")
+        let first = try Store.writable(path)
+        let started = Date()
+        XCTAssertThrowsError(try Store(path: path, access: .write(command: "second"), create: true, wait: 0.3)) { error in
+            let e = error as! StoreError
+            XCTAssertEqual(e.code, .busy)
+            XCTAssertTrue(e.description.contains(path), e.description)
+            XCTAssertTrue(e.description.contains("pid \(getpid()), test"), e.description)
+        }
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3)
+        // Readers are not kept waiting, and the lock is free once the first is done.
+        XCTAssertEqual(try Store(path: path, access: .read).tweetCount, 0)
+        first.close()
+        XCTAssertNoThrow(try Store(path: path, access: .write(command: "third"), wait: 0))
+    }
+
+    func testOrderedHandoffGivesChunksInUnitOrderWhateverTheFinishingOrder() {
+        let units = 40
+        let handoff = OrderedHandoff<Int>(units: units, capacity: 3)
+        let next = Atomic<Int>(0)
+        DispatchQueue.global().async {
+            // As ParallelIngest does: each worker takes the next unit when it is free.
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                while case let unit = next.wrappingAdd(1, ordering: .relaxed).oldValue, unit < units {
+                    for chunk in 0..<(unit % 3 + 1) {
+                        usleep(UInt32((unit * 7 + chunk * 13) % 5) * 200)
+                        handoff.submit(unit * 10 + chunk, unit: unit, last: chunk == unit % 3)
+                    }
+                }
+            }
+            handoff.close()
+        }
+        var got: [Int] = []
+        while let (_, item, _) = handoff.next() { got.append(item) }
+        XCTAssertEqual(got, (0..<units).flatMap { u in (0..<(u % 3 + 1)).map { u * 10 + $0 } })
+    }
+
+    func testAParallelScanCountsWhatOneScanCounts() throws {
+        let folder = try StoreFolder()
+        let store = try Store.writable(folder.path("s.db"))
+        XCTAssertTrue(try store.enableText())
+        try store.ingest(StoreFixtures.samplePaths)
+        let terms = StoreFixtures.terms + [try Term(parsing: "stanford")]
+        let single = try store.counts(of: terms, parallel: false)!
+        store.parallelScanThreshold = 1
+        let split = try XCTUnwrap(try store.counts(of: terms, parallel: true))
+        for term in terms {
+            XCTAssertEqual(split[term]?.tweets, single[term]?.tweets, "\(term)")
+            XCTAssertEqual(split[term]?.mentions, single[term]?.mentions, "\(term)")
+        }
+        assertSameReports(try store.reports(terms, minCount: 1, top: nil), statelessReports(StoreFixtures.samplePaths, terms))
+    }
+}
