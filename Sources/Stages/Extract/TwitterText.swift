@@ -55,10 +55,12 @@ public enum TwitterText {
     static func hashtags(in s: [Unicode.Scalar]) -> [Entity] {
         var tags: [Entity] = []
         let n = s.count
+        var consumed = 0  // where the previous match ended (a tag may end in U+FE0E/F)
         for i in 0..<n where isHashSign(s[i]) {
             // Not glued to a word, nor after `&` (an HTML entity such as `&#39;`);
             // a variation selector ends an emoji, so it may stand before.
             if i > 0 {
+                guard i - 1 >= consumed else { continue }
                 let p = s[i - 1]
                 let ok = p == "\u{FE0E}" || p == "\u{FE0F}" || (!isHashtagCharacter(p) && p != "&")
                 if !ok { continue }
@@ -71,6 +73,7 @@ public enum TwitterText {
                 j += 1
             }
             guard letter else { continue }  // `#16`, `#_`, `#〃`
+            consumed = j
             // `#a#b` and `#http://…` are not tags.
             if j < n && (isHashSign(s[j]) || startsWithSchemeSeparator(s, at: j)) { continue }
             tags.append(Entity(text: string(s[(i + 1)..<j]), range: i..<j))
