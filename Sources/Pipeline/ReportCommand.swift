@@ -12,6 +12,8 @@ struct ReportCommand {
     var strict = false
     var quiet = false
     var maxRecord = 16 << 20
+    var mentionsFrom = MentionSource.entities
+    var csvColumns = CSVColumns()
 
     /// Parses the arguments after `report`.
     ///
@@ -50,6 +52,15 @@ struct ReportCommand {
             case "--top": top = try Self.number(try value(), name, min: 1)
             case "-j", "--jobs": jobs = try Self.number(try value(), name, min: 1)
             case "--max-record": maxRecord = try Self.bytes(try value(), name)
+            case "--mentions-from":
+                let v = try value()
+                guard let m = MentionSource(rawValue: v) else {
+                    throw UsageError("--mentions-from must be entities or text, not '\(v)'")
+                }
+                mentionsFrom = m
+            case "--id-column": csvColumns.id = [try Self.column(try value(), name)]
+            case "--text-column": csvColumns.text = [try Self.column(try value(), name)]
+            case "--author-column": csvColumns.author = [try Self.column(try value(), name)]
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--store":
@@ -75,7 +86,12 @@ struct ReportCommand {
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
-                          "--strict", "--quiet"]
+                          "--strict", "--quiet", "--mentions-from", "--id-column", "--text-column", "--author-column"]
+
+    private static func column(_ s: String, _ name: String) throws(UsageError) -> String {
+        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("\(name) needs a column name") }
+        return s
+    }
 
     private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
         guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
@@ -108,7 +124,9 @@ struct ReportCommand {
             console.warn(p.description)
             if strict { return 1 }
         }
-        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
+        let source = mentionsFrom
+        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord,
+                                  extractor: { source.makeExtractor() }, csvColumns: csvColumns)
             .run(plan.units, control: control)
         if strict, let p = control.stoppingProblem {
             console.warn(p.description)

@@ -51,7 +51,19 @@ enum Usage {
         skipped) and `-`. gzip, bzip2, xz, zstd, lz4, tar, zip and 7z are
         detected from the bytes, also nested (a tar of .json.bz2 members).
         Tweets: API v1.1 lines and documents, premium search pages, API v2
-        pages and stream lines, flattened v2 tweets, account-archive tweets.js.
+        pages and stream lines, flattened v2 tweets, account-archive tweets.js,
+        and CSV exports: a header naming an id and a text column (twarc-csv,
+        spreadsheets), quoted line ends and all.
+
+    MENTIONS:
+        --mentions-from SOURCE  entities: the API's entities, and for CSV rows
+                            without entity columns their text; text: every
+                            tweet's text, by Twitter's rules (twitter-text), for
+                            dumps fetched without entities [default: entities]
+        --text-column NAME  CSV text column [default: full_text, text, tweet, content]
+        --id-column NAME    CSV id column [default: id_str, id, tweet_id]
+        --author-column NAME  CSV author column [default: author.username,
+                            user_screen_name, screen_name, username]
 
     OUTPUT:
         --format FORMAT     csv, json, ndjson or table

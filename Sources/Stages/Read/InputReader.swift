@@ -31,6 +31,10 @@ public protocol RecordHandler: AnyObject {
     func skipped(_ origin: Origin, reason: String)
     /// Whether to stop now (`--strict` after a problem, or an interrupt).
     var shouldStop: Bool { get }
+    /// A CSV stream starts: the rows up to the end of the stream are its rows.
+    func beginCSV(_ header: CSVHeader, line: Int, origin: Origin)
+    /// One row of the current CSV stream; the bytes are valid only during the call.
+    func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin)
 }
 
 /// Something in the input that was skipped as bad (SPEC §8).
@@ -60,6 +64,8 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
 /// record cap and is reused for every input the worker reads.
 public final class InputReader {
     public let maxRecord: Int
+    /// The columns that make a stream a CSV export.
+    public let csvColumns: CSVColumns
     private var buffer: UnsafeMutableRawBufferPointer
     /// Containers nest at most this deep (a zip bomb of zips ends here).
     static let maxDepth = 8
@@ -67,8 +73,10 @@ public final class InputReader {
     /// - Parameters:
     ///   - maxRecord: the longest record kept; longer ones are reported and skipped.
     ///   - bufferSize: the initial read buffer; it grows for long records.
-    public init(maxRecord: Int = 16 << 20, bufferSize: Int = 4 << 20) {
+    ///   - csvColumns: the id and text columns a CSV header must name.
+    public init(maxRecord: Int = 16 << 20, bufferSize: Int = 4 << 20, csvColumns: CSVColumns = CSVColumns()) {
         self.maxRecord = maxRecord
+        self.csvColumns = csvColumns
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 64)
     }
 
@@ -124,17 +132,23 @@ public final class InputReader {
     /// Pages already framed are given back every 16 MiB, so resident memory
     /// stays bounded however big the file is.
     private func frame(_ mapped: MappedFile, origin: Origin, layout: RecordFramer.Layout, handler: RecordHandler) -> Int {
-        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord, csvColumns: csvColumns)
         let bytes = mapped.bytes
         var released = 0
         while true {
             switch framer.next(bytes, isEnd: true) {
             case .record(let range, let line):
-                handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                if framer.layout == .csv {
+                    handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                } else {
+                    handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                }
                 if handler.shouldStop { return framer.line - 1 }
                 if range.lowerBound - released > 16 << 20 {
                     released = mapped.release(upTo: range.lowerBound)
                 }
+            case .csvHeader(let header, let line):
+                handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
                 handler.problem(InputProblem(origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
@@ -205,16 +219,22 @@ public final class InputReader {
     /// - Returns: the number of lines read.
     private func frame(_ source: ByteSource, origin: Origin, layout: RecordFramer.Layout,
                        handler: RecordHandler) -> Int {
-        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord, csvColumns: csvColumns)
         var filled = 0
         var atEnd = false
         while true {
             let event = framer.next(UnsafeRawBufferPointer(start: buffer.baseAddress, count: filled), isEnd: atEnd)
             switch event {
             case .record(let range, let line):
-                handler.record(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range]),
-                               line: line, origin: origin)
+                let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range])
+                if framer.layout == .csv {
+                    handler.csvRow(bytes, line: line, origin: origin)
+                } else {
+                    handler.record(bytes, line: line, origin: origin)
+                }
                 if handler.shouldStop { return framer.line - 1 }
+            case .csvHeader(let header, let line):
+                handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
                 handler.problem(InputProblem(origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))

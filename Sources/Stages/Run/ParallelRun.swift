@@ -19,13 +19,17 @@ public struct ParallelRun {
     public var jobs: Int
     public var maxRecord: Int
     public var extractor: @Sendable () -> MentionExtractor
+    /// The columns that make a file a CSV export.
+    public var csvColumns: CSVColumns
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
-                extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() }) {
+                extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
+                csvColumns: CSVColumns = CSVColumns()) {
         self.terms = terms
         self.jobs = max(1, jobs)
         self.maxRecord = maxRecord
         self.extractor = extractor
+        self.csvColumns = csvColumns
     }
 
     /// What a run produced.
@@ -44,9 +48,9 @@ public struct ParallelRun {
         let merger = Mutex(OrderedMerge(terms: terms))
         let next = Atomic<Int>(0)
         let workers = min(jobs, max(1, units.count))
-        let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor
+        let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor, columns = self.csvColumns
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let reader = InputReader(maxRecord: maxRecord)
+            let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
             let scanner = UnitScanner(terms: terms, extractor: makeExtractor(), control: control)
             while !control.isStopped {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue

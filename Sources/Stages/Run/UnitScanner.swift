@@ -10,14 +10,19 @@ public final class UnitScanner: RecordHandler {
     private let table = MentionTable()
     private let matcher: TermMatcher
     private let extractor: MentionExtractor
+    /// For CSV rows without entity columns, whatever `extractor` is.
+    private let textExtractor: MentionExtractor
+    private let csv = CSVDecoder()
     private let control: RunControl
     private var mentions = MentionSet()
     private var result = Extraction()
     private var localKeys: [Int32: Int32] = [:]
 
-    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(), control: RunControl) {
+    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
+                textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
         matcher = TermMatcher(terms: terms, table: table)
         self.extractor = extractor
+        self.textExtractor = textExtractor
         self.control = control
     }
 
@@ -65,6 +70,50 @@ public final class UnitScanner: RecordHandler {
             }
             result.mentionEnds.append(Int32(result.mentions.count))
         }
+    }
+
+    // MARK: CSV
+
+    public func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
+        csv.header = header
+    }
+
+    /// A CSV row: decoded into the same fields a JSON tweet has, then the
+    /// same extract and match. Rows with entity columns take `extractor`
+    /// (entities, or text under `--mentions-from text`); rows without, text.
+    public func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        result.stats.records += 1
+        do {
+            try csv.decode(bytes, into: decoder)
+        } catch {
+            problem(InputProblem(origin: origin, line: line, reason: error.message))
+            return
+        }
+        let chosen = csv.header?.hasEntities == true ? extractor : textExtractor
+        for index in decoder.outputs { take(index, using: chosen) }
+    }
+
+    /// Extracts and matches tweet `index` of the decoder, keeping it if it
+    /// matched (the steps `record` takes inline on the JSON hot path).
+    private func take(_ index: Int, using extractor: MentionExtractor) {
+        result.stats.tweets += 1
+        mentions.removeAll()
+        extractor.extract(index, from: decoder, table: table, into: &mentions)
+        let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)
+        guard mask != 0 else { return }
+        result.tweetIDs.append(decoder.objects[index].id)
+        result.termMasks.append(mask)
+        for id in mentions.ids {
+            if let local = localKeys[id] {
+                result.mentions.append(local)
+            } else {
+                let local = Int32(result.keys.count)
+                result.keys.append(table.keys[Int(id)])
+                localKeys[id] = local
+                result.mentions.append(local)
+            }
+        }
+        result.mentionEnds.append(Int32(result.mentions.count))
     }
 
     public func problem(_ p: InputProblem) {
