@@ -50,6 +50,7 @@ test-fast: test
 samples:
 	python3 samples/generate.py
 	python3 Tests/Fixtures/generate.py
+	python3 Tests/Fixtures/generate_csv.py
 
 clean:
 	rm -rf .build

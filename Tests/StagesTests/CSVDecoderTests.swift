@@ -51,7 +51,7 @@ final class CSVDecoderTests: XCTestCase {
 
     func testBadRows() {
         XCTAssertEqual(message("id,text", "1,a,b"), "CSV row has 3 fields, the header 2")
-        XCTAssertEqual(message("id,text", ",a"), RejectedObject.noID.message)
+        XCTAssertEqual(message("id,text", ",a"), "not a tweet: the row has no id")
         XCTAssertEqual(message("id,text", "1.37765E+18,a"), RejectedObject.badID.message)
         XCTAssertEqual(message("id,text", "18446744073709551616,a"), RejectedObject.badID.message)
         XCTAssertNil(message("id,text", " 18446744073709551615 ,a"))

@@ -45,7 +45,7 @@ final class CSVDecoder {
         let base = UnsafePointer(scratch.baseAddress!.assumingMemoryBound(to: UInt8.self))
 
         let id = trimmed(copy(row, fields[h.id]))
-        guard !id.isEmpty else { throw CSVRowError(message: RejectedObject.noID.message) }
+        guard !id.isEmpty else { throw CSVRowError(message: "not a tweet: the row has no id") }
         guard let idValue = JSONText.uint64(id, in: base) else { throw CSVRowError(message: RejectedObject.badID.message) }
 
         decoder.beginExternalRecord(base: base)
