@@ -95,6 +95,20 @@ final class TextAndCSVTests: XCTestCase {
         XCTAssertEqual(outputs[0], outputs[1])
     }
 
+    /// A CSV whose columns are not found is one bad input that says what to
+    /// do, not a bad record per line; named, its columns are read.
+    func testACSVWithoutTheColumnsIsOneProblemThatSaysWhatToDo() throws {
+        let data = Data("Tweet Number,Body,Handle\n1,#a @b,c\n2,#a,d\n".utf8)
+        let r = try Smashtag.run(["report", "*", "--format", "csv", "--min-count", "1"], stdin: data)
+        XCTAssertEqual(r.status, 1, "nothing at all could be read")
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n")
+        XCTAssertTrue(r.stderr.contains("1 skipped"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("name them with --id-column and --text-column"), r.stderr)
+        let named = try Smashtag.report(["*", "--format", "csv", "--min-count", "1", "--id-column", "tweet number",
+                                         "--text-column", "Body", "--author-column", "handle"], stdin: data)
+        XCTAssertEqual(named.stdout, "term,type,mention,count\n*,hashtag,#a,2\n*,user,@b,1\n")
+    }
+
     func testOptionsAndTheirErrors() throws {
         let dozen = CommandLineTests.dozen
         for (args, message) in [(["--mentions-from", "html"], "--mentions-from must be entities or text"),

@@ -407,6 +407,26 @@ def csv_header(data, columns):
     return None
 
 
+def looks_like_csv_header(data):
+    """DECISION: a first line of two or more column-name-like fields (words
+    of letters, digits, `_.- `) that names no id or text column makes the
+    whole file one bad input, not one bad record per line."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    data = data[:4096].lstrip(b" \t\r\n")
+    if data[:1] in (b"{", b"[") or b"\n" not in data:
+        return False
+    line = data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+    for delim in (",", "\t", ";"):
+        if delim not in line:
+            continue
+        names = [n.strip() for n in next(csv.reader([line], delimiter=delim))]
+        if len(names) >= 2 and all(n and len(n) <= 64 and all(c.isalpha() or c.isnumeric() or c in "_.- " for c in n)
+                                   for n in names):
+            return True
+    return False
+
+
 def entity_names(field):
     """Names in a twarc-csv entity column: a JSON array of "#tag"/"@name"
     strings or of objects (tag/text, username/screen_name); else words."""
@@ -549,6 +569,9 @@ def run(terms, paths, bad, mode="entities", columns=None):
         if header is not None:
             for row in csv_tweets(name, header, bad, mode):
                 count(*row)
+            return
+        if looks_like_csv_header(data):
+            bad.add(name, 0, "CSV without an id and a text column")
             return
         for line, value in records(name, data, bad):
             for tweet, ctx in tweets_of(value, EMPTY_CTX, name, line, bad):

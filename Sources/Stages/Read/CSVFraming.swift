@@ -65,6 +65,39 @@ public struct CSVHeader: Sendable, Equatable {
     }
 }
 
+extension CSVHeader {
+    /// Why a stream that starts like a CSV export cannot be read as tweets:
+    /// its first line (within `prefix`) is a row of column names, but none
+    /// of them is an id or none a text column. nil for anything else (JSON,
+    /// a recognised header, a first line longer than the prefix).
+    static func unrecognisedReason(_ prefix: [UInt8], columns: CSVColumns) -> String? {
+        var start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < prefix.count && isSpace(prefix[start]) { start += 1 }
+        guard start < prefix.count, prefix[start] != UInt8(ascii: "{"), prefix[start] != UInt8(ascii: "["),
+              let nl = prefix[start...].firstIndex(of: 0x0A) else { return nil }
+        let end = nl > start && prefix[nl - 1] == 0x0D ? nl - 1 : nl
+        return prefix[start..<end].withUnsafeBytes { line -> String? in
+            if recognise(line, columns: columns) != nil { return nil }
+            for delimiter in [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";")] where line.contains(delimiter) {
+                let names = CSVRow.fields(line, delimiter: delimiter).map {
+                    CSVRow.unquoted(UnsafeRawBufferPointer(rebasing: line[$0])).trimmingCharacters(in: .whitespaces)
+                }
+                // Column names: short words of letters, digits and `_ . -` (spaces inside).
+                let nameLike = names.allSatisfy { n in
+                    !n.isEmpty && n.count <= 64 && n.unicodeScalars.allSatisfy {
+                        $0.properties.isAlphabetic || $0.properties.numericType != nil || "_.- ".unicodeScalars.contains($0)
+                    }
+                }
+                guard names.count >= 2, nameLike else { continue }
+                return "not tweets: the first line reads as CSV column names, but none is an id "
+                    + "(\(columns.id.joined(separator: ", "))) or none a text "
+                    + "(\(columns.text.joined(separator: ", "))); name them with --id-column and --text-column"
+            }
+            return nil
+        }
+    }
+}
+
 /// Cuts a CSV stream into rows (RFC 4180): a row ends at a line end outside
 /// quotes, so a quoted field may hold line ends, delimiters and `""`.
 ///

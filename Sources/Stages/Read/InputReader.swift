@@ -117,6 +117,10 @@ public final class InputReader {
                     handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
                     return 0
                 }
+                if let why = CSVHeader.unrecognisedReason(head, columns: csvColumns) {
+                    handler.problem(InputProblem(origin: origin, line: nil, reason: why))
+                    return 0
+                }
                 return frame(mapped, origin: origin, layout: .undecided, handler: handler)
             }
         }
@@ -172,6 +176,10 @@ public final class InputReader {
         guard magic.needsArchive else {
             if let kind = InputReader.nonTweetArchiveData(prefix) {
                 handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
+                return 0
+            }
+            if let why = CSVHeader.unrecognisedReason(prefix, columns: csvColumns) {
+                handler.problem(InputProblem(origin: origin, line: nil, reason: why))
                 return 0
             }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
