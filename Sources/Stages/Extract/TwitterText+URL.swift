@@ -36,13 +36,15 @@ extension TwitterText {
         var pos = 0
         search: while pos < n {
             for start in pos..<n {
-                var begins: [(Int, Unicode.Scalar?)] = []
-                if mayPrecedeURL(s[start]) { begins.append((start + 1, s[start])) }
-                if start == 0 { begins.append((0, nil)) }
-                for (begin, before) in begins {
-                    guard let m = matchURL(s, at: begin, runEnd: runEnd) else { continue }
+                // The character before the URL, else the start of the text (in this order).
+                if mayPrecedeURL(s[start]), start + 1 < n, let m = matchURL(s, at: start + 1, runEnd: runEnd) {
                     pos = m.end
-                    urls.append(contentsOf: accepted(m, before: before, s))
+                    urls.append(contentsOf: accepted(m, before: s[start], s))
+                    continue search
+                }
+                if start == 0, let m = matchURL(s, at: 0, runEnd: runEnd) {
+                    pos = m.end
+                    urls.append(contentsOf: accepted(m, before: nil, s))
                     continue search
                 }
             }

@@ -37,23 +37,35 @@ public enum TwitterText {
 
     /// The hashtags of `text`, in order (repeats included).
     public static func hashtags(in text: String) -> [Entity] {
-        hashtags(in: Array(text.unicodeScalars))
+        let s = Array(text.unicodeScalars)
+        return hashtagMatches(in: s).map { Entity(text: string(s[$0.name]), range: $0.range) }
     }
 
     /// The user mentions of `text`, in order; list references are left out.
     public static func mentions(in text: String) -> [Entity] {
-        mentionsOrLists(in: Array(text.unicodeScalars)).filter { $0.listSlug.isEmpty }
+        mentionsOrLists(in: text).filter { $0.listSlug.isEmpty }
     }
 
     /// User mentions and list references (`@user/list`) of `text`, in order.
     public static func mentionsOrLists(in text: String) -> [Entity] {
-        mentionsOrLists(in: Array(text.unicodeScalars))
+        let s = Array(text.unicodeScalars)
+        return mentionMatches(in: s).map {
+            Entity(text: string(s[$0.name]), listSlug: string(s[$0.name.upperBound..<$0.range.upperBound]), range: $0.range)
+        }
+    }
+
+    /// Where an entity stands: `range` from its sign to its end, `name` the
+    /// tag or screen name; a list's slug is what follows `name` in `range`.
+    struct Match {
+        var range: Range<Int>
+        var name: Range<Int>
+        var isList: Bool { name.upperBound < range.upperBound }
     }
 
     // MARK: Hashtags
 
-    static func hashtags(in s: [Unicode.Scalar]) -> [Entity] {
-        var tags: [Entity] = []
+    static func hashtagMatches(in s: [Unicode.Scalar]) -> [Match] {
+        var tags: [Match] = []
         let n = s.count
         var consumed = 0  // where the previous match ended (a tag may end in U+FE0E/F)
         for i in 0..<n where isHashSign(s[i]) {
@@ -76,19 +88,30 @@ public enum TwitterText {
             consumed = j
             // `#a#b` and `#http://…` are not tags.
             if j < n && (isHashSign(s[j]) || startsWithSchemeSeparator(s, at: j)) { continue }
-            tags.append(Entity(text: string(s[(i + 1)..<j]), range: i..<j))
+            tags.append(Match(range: i..<j, name: (i + 1)..<j))
         }
-        guard !tags.isEmpty else { return tags }
+        // A URL holds a `#` only in its path or query, after a `/` or `?`, and
+        // holds no white space: without those before a tag, no URL covers it.
+        guard tags.contains(where: { mayBeInsideURL(s, hashAt: $0.range.lowerBound) }) else { return tags }
         return removingOverlaps(tags, urls: urlRanges(in: s))
+    }
+
+    private static func mayBeInsideURL(_ s: [Unicode.Scalar], hashAt i: Int) -> Bool {
+        var k = i - 1
+        while k >= 0 && !isURLSpace(s[k]) {
+            if s[k] == "/" || s[k] == "?" { return true }
+            k -= 1
+        }
+        return false
     }
 
     /// Drops the hashtags that stand inside a URL (`twitter.com/#tag`).
     ///
     /// As twitter-text does it: hashtags and URLs in order of where they
     /// start, each one that starts inside the last one kept is dropped.
-    private static func removingOverlaps(_ tags: [Entity], urls: [Range<Int>]) -> [Entity] {
+    private static func removingOverlaps(_ tags: [Match], urls: [Range<Int>]) -> [Match] {
         guard !urls.isEmpty else { return tags }
-        var kept: [Entity] = []
+        var kept: [Match] = []
         var lastEnd = Int.min
         var t = 0, u = 0
         while t < tags.count || u < urls.count {
@@ -114,8 +137,8 @@ public enum TwitterText {
     /// Mentions and lists, with the regex semantics of the original: a match
     /// consumes the character before its `@` (or the `RT:` before it), so
     /// the next match starts after the end of the previous one, kept or not.
-    static func mentionsOrLists(in s: [Unicode.Scalar]) -> [Entity] {
-        var found: [Entity] = []
+    static func mentionMatches(in s: [Unicode.Scalar]) -> [Match] {
+        var found: [Match] = []
         let n = s.count
         var consumed = 0  // where the previous match ended
         for i in 0..<n where isAtSign(s[i]) {
@@ -135,9 +158,7 @@ public enum TwitterText {
             if end < n && (isAtSign(s[end]) || isLatinAccent(s[end]) || startsWithSchemeSeparator(s, at: end)) {
                 continue
             }
-            found.append(Entity(text: string(s[(i + 1)..<nameEnd]),
-                                listSlug: end > nameEnd ? string(s[nameEnd..<end]) : "",
-                                range: i..<end))
+            found.append(Match(range: i..<end, name: (i + 1)..<nameEnd))
         }
         return found
     }
@@ -170,8 +191,25 @@ public enum TwitterText {
     }
 
     static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var out = String.UnicodeScalarView()
-        out.append(contentsOf: scalars)
-        return String(out)
+        var utf8: [UInt8] = []
+        appendUTF8(scalars, to: &utf8)
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func appendUTF8(_ scalars: ArraySlice<Unicode.Scalar>, to out: inout [UInt8]) {
+        for c in scalars {
+            let v = c.value
+            if v < 0x80 {
+                out.append(UInt8(v))
+            } else if v < 0x800 {
+                out.append(UInt8(0xC0 | v >> 6)); out.append(UInt8(0x80 | v & 0x3F))
+            } else if v < 0x10000 {
+                out.append(UInt8(0xE0 | v >> 12)); out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+            } else {
+                out.append(UInt8(0xF0 | v >> 18)); out.append(UInt8(0x80 | v >> 12 & 0x3F))
+                out.append(UInt8(0x80 | v >> 6 & 0x3F)); out.append(UInt8(0x80 | v & 0x3F))
+            }
+        }
     }
 }
