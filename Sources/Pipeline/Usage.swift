@@ -56,14 +56,16 @@ enum Usage {
         spreadsheets), quoted line ends and all.
 
     MENTIONS:
-        --mentions-from SOURCE  entities: the API's entities, and for CSV rows
-                            without entity columns their text; text: every
-                            tweet's text, by Twitter's rules (twitter-text), for
-                            dumps fetched without entities [default: entities]
+        --mentions-from SOURCE
+                            entities: the API's entities (CSV rows without entity
+                            columns: their text); text: every tweet's text, by
+                            twitter-text's rules, for dumps fetched without
+                            entities [default: entities]
         --text-column NAME  CSV text column [default: full_text, text, tweet, content]
         --id-column NAME    CSV id column [default: id_str, id, tweet_id]
-        --author-column NAME  CSV author column [default: author.username,
-                            user_screen_name, screen_name, username]
+        --author-column NAME
+                            CSV author column [default: author.username,
+                            user_screen_name, screen_name, username, user.screen_name]
 
     OUTPUT:
         --format FORMAT     csv, json, ndjson or table

@@ -38,6 +38,7 @@ final class TextExtractorTests: XCTestCase {
         XCTAssertEqual(users("＠全角 ＠ab 日本＠cd"), ["ab", "cd"])
         XCTAssertEqual(users("@user: @user's @user. (@user)"), ["user", "user", "user", "user"])
         XCTAssertEqual(users("@useré @user\u{301} @userñ @user日本"), ["user"])
+        XCTAssertEqual(users("@@a ＠@b @＠c"), [])  // one at sign, as the JavaScript and Ruby extractors read it
     }
 
     func testTweetTextIsUnescapedAndTruncationIsHonoured() {
