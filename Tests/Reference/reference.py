@@ -444,7 +444,7 @@ def entity_names(field):
             elif isinstance(v, str):
                 names.append(v)
     except ValueError:
-        names = [w for w in re.split(r"[\s,\[\]\"']+", field) if w]
+        names = [w for w in re.split(r"[\s,;|\[\]\"']+", field) if w]
     out = set()
     for n in names:
         if n[:1] in ("#", "@", "\uff03", "\uff20"):

@@ -41,6 +41,7 @@ final class CSVDecoderTests: XCTestCase {
         let objects = #"1,x,"[{""start"":0,""end"":3,""tag"":""Caf\u00e9""}]","[{""username"":""nasa"",""id"":""1""}]""#
         XCTAssertEqual(try decode(header, objects).mentions, ["#café", "@nasa"])
         XCTAssertEqual(try decode(header, "1,x,\"['#a', '#b']\",@c @d").mentions, ["#a", "#b", "@c", "@d"])
+        XCTAssertEqual(try decode(header, "1,x,a;b|c,").mentions, ["#a", "#b", "#c"])
     }
 
     func testRowsWithoutEntityColumnsAreReadByTheirText() throws {

@@ -100,7 +100,7 @@ final class CSVDecoder {
     ///
     /// A JSON array of strings (a leading `#` or `@` dropped) or of objects
     /// (the first of `keys` present); anything else is read as words
-    /// separated by spaces, commas, brackets or quotes.
+    /// separated by spaces, `,` `;` `|`, brackets or quotes.
     private func entityList(_ field: ByteSpan, _ base: UnsafePointer<UInt8>, _ decoder: TweetDecoder,
                             keys k1: StaticString, _ k2: StaticString) -> Range<Int> {
         let first = decoder.externalSpanCount
@@ -137,14 +137,14 @@ final class CSVDecoder {
         return first..<decoder.externalSpanCount
     }
 
-    /// Words of a field that is not a JSON array: `#a #b`, `a, b`, `['a', 'b']`.
+    /// Words of a field that is not a JSON array: `#a #b`, `a, b`, `a;b`, `['a', 'b']`.
     private func words(_ field: ByteSpan) -> [ByteSpan] {
         var out: [ByteSpan] = []
         var i = field.start, start = -1
         while i <= field.end {
             let c: UInt8 = i < field.end ? scratch[i] : 0x20
-            let separator = isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: "[") || c == UInt8(ascii: "]")
-                || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'")
+            let separator = isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: ";") || c == UInt8(ascii: "|")
+                || c == UInt8(ascii: "[") || c == UInt8(ascii: "]") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'")
             if separator {
                 if start >= 0 { out.append(ByteSpan(start: start, end: i, escaped: false)) }
                 start = -1

@@ -89,12 +89,16 @@ public struct RecordFramer {
             case .document:
                 return nextValue(bytes, isEnd: isEnd)
             case .csv:
-                let event = csv!.next(bytes, retainFrom: &retainFrom, line: &line, maxRecord: maxRecord, isEnd: isEnd)
+                // Only a recognised header makes the layout CSV.
+                guard var framing = csv, let header = csvHeader else { layout = .lines; continue }
+                let event = framing.next(bytes, retainFrom: &retainFrom, line: &line, maxRecord: maxRecord, isEnd: isEnd)
                 // The first row is the header, already read when the layout was decided.
-                if case .record(_, let l) = event, let header = csvHeader, csv!.headerPending {
-                    csv!.headerPending = false
+                if case .record(_, let l) = event, framing.headerPending {
+                    framing.headerPending = false
+                    csv = framing
                     return .csvHeader(header, line: l)
                 }
+                csv = framing
                 return event
             }
         }
