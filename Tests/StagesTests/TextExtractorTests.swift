@@ -30,6 +30,22 @@ final class TextExtractorTests: XCTestCase {
         XCTAssertEqual(tags("foo.notatld/#tag /example.com/#tag"), ["tag", "tag"])  // no URL there
     }
 
+    /// Regression: long chains of dotted words made URL recognition quadratic
+    /// (a 40 000-character text took most of a minute); every position now
+    /// costs O(1) amortised.
+    func testLongChainsOfDottedWordsStayLinear() {
+        let dotted = "x/" + String(repeating: "a.", count: 20_000) + "#tag " + String(repeating: "日.", count: 10_000) + "#b"
+        XCTAssertEqual(tags(dotted), ["tag", "b"])
+        // A URL after `.` needs `http://`; this one is cut after its `.`, so #c is no part of it.
+        let manyTags = String(repeating: "#a.", count: 20_000) + "x.com/#c"
+        XCTAssertEqual(tags(manyTags).count, 20_001)
+        // 20 000 labels make one domain: #c is inside the URL.
+        XCTAssertEqual(tags(String(repeating: "a.", count: 20_000) + "com/#c #d"), ["d"])
+        // Labels of more than 63 characters make no host name, so no URL.
+        let longLabel = "x/" + String(repeating: "a", count: 30_000) + ".com/#c " + String(repeating: "日a", count: 10_000) + ".jp/#d"
+        XCTAssertEqual(tags(longLabel), ["c", "d"])
+    }
+
     func testMentionRules() {
         XCTAssertEqual(users("@abcdefghijklmnopqrstuvwxyz"), ["abcdefghijklmnopqrst"])  // the first 20
         XCTAssertEqual(users("a@b a_@b a.@b .@b -@b"), ["b", "b", "b"])

@@ -20,31 +20,26 @@
 extension TwitterText {
     /// The URLs of `s`, as ranges of scalars, in order.
     ///
-    /// - Complexity: O(n) for ordinary text; O(n × labels) for long chains
-    ///   of dotted words.
+    /// - Complexity: O(n): where a domain starting at a position ends is
+    ///   worked out once per position (`DomainChains`), however many
+    ///   candidate starts share its labels.
     static func urlRanges(in s: [Unicode.Scalar]) -> [Range<Int>] {
         guard s.contains(".") else { return [] }
         let n = s.count
-        // runEnd[i]: end of the run of label characters (domain characters, `-`, `_`) from i.
-        var runEnd = [Int](repeating: 0, count: n + 1)
-        runEnd[n] = n
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            let c = s[i]
-            runEnd[i] = (isDomainCharacter(c) || c == "-" || c == "_") ? runEnd[i + 1] : i
-        }
+        let chains = DomainChains(s)
         var urls: [Range<Int>] = []
         var pos = 0
         search: while pos < n {
             for start in pos..<n {
                 // The character before the URL, else the start of the text (in this order).
-                if mayPrecedeURL(s[start]), start + 1 < n, let m = matchURL(s, at: start + 1, runEnd: runEnd) {
+                if mayPrecedeURL(s[start]), start + 1 < n, let m = matchURL(s, at: start + 1, chains) {
                     pos = m.end
-                    urls.append(contentsOf: accepted(m, before: s[start], s))
+                    urls.append(contentsOf: accepted(m, before: s[start], s, chains))
                     continue search
                 }
-                if start == 0, let m = matchURL(s, at: 0, runEnd: runEnd) {
+                if start == 0, let m = matchURL(s, at: 0, chains) {
                     pos = m.end
-                    urls.append(contentsOf: accepted(m, before: nil, s))
+                    urls.append(contentsOf: accepted(m, before: nil, s, chains))
                     continue search
                 }
             }
@@ -63,7 +58,8 @@ extension TwitterText {
     }
 
     /// The URLs a match stands for once the rules after the match are applied.
-    private static func accepted(_ m: URLMatch, before: Unicode.Scalar?, _ s: [Unicode.Scalar]) -> [Range<Int>] {
+    private static func accepted(_ m: URLMatch, before: Unicode.Scalar?, _ s: [Unicode.Scalar],
+                                 _ chains: DomainChains) -> [Range<Int>] {
         // A domain label longer than 63 characters makes no host name.
         if string(s[m.domain]).split(separator: ".").contains(where: { $0.unicodeScalars.count > 63 }) { return [] }
         if m.hasProtocol {
@@ -72,7 +68,7 @@ extension TwitterText {
         }
         if let b = before, b == "-" || b == "_" || b == "." || b == "/" { return [] }
         // Each ASCII domain is a URL; the last one carries the path.
-        var ascii = asciiDomains(s, in: m.domain)
+        var ascii = chains.asciiDomains(in: m.domain)
         if m.hasPath, let last = ascii.popLast() { ascii.append(last.lowerBound..<m.end) }
         return ascii
     }
@@ -92,12 +88,12 @@ extension TwitterText {
 
     // MARK: The match
 
-    private static func matchURL(_ s: [Unicode.Scalar], at begin: Int, runEnd: [Int]) -> URLMatch? {
+    private static func matchURL(_ s: [Unicode.Scalar], at begin: Int, _ chains: DomainChains) -> URLMatch? {
         let n = s.count
         var found: (Range<Int>, Bool)?
-        if let p = protocolLength(s, at: begin), let d = matchDomain(s, at: begin + p, runEnd: runEnd) {
+        if let p = protocolLength(s, at: begin), let d = chains.domain(at: begin + p) {
             found = (d, true)
-        } else if let d = matchDomain(s, at: begin, runEnd: runEnd) {
+        } else if let d = chains.domain(at: begin) {
             found = (d, false)
         }
         guard let (domain, hasProtocol) = found else { return nil }
@@ -128,31 +124,9 @@ extension TwitterText {
         return k + 3 - i
     }
 
-    /// The longest `sub.sub.name.tld` at `i`: label units (`label.`) as many
-    /// as there are, then one fewer at a time until the label after the last
-    /// one starts with a top-level domain. Sub-domain labels may hold `_`,
-    /// the name label may not; labels start and end with a domain character.
-    private static func matchDomain(_ s: [Unicode.Scalar], at i: Int, runEnd: [Int]) -> Range<Int>? {
-        let n = s.count
-        var units: [(start: Int, dot: Int)] = []
-        var p = i
-        while p < n && isDomainCharacter(s[p]) {
-            let e = runEnd[p]
-            guard e < n, s[e] == ".", isDomainCharacter(s[e - 1]) else { break }
-            units.append((p, e))
-            p = e + 1
-        }
-        for k in stride(from: units.count, to: 0, by: -1) {
-            let name = units[k - 1]
-            if s[name.start..<name.dot].contains("_") { continue }
-            if let t = topLevelDomainEnd(s, at: name.dot + 1, limit: n) { return i..<t }
-        }
-        return nil
-    }
-
     /// The end of a top-level domain starting at `t` (before `limit`): a
     /// listed one not followed by a letter, digit, `@`, `+` or `-`; else `xn--…`.
-    private static func topLevelDomainEnd(_ s: [Unicode.Scalar], at t: Int, limit: Int) -> Int? {
+    fileprivate static func topLevelDomainEnd(_ s: [Unicode.Scalar], at t: Int, limit: Int) -> Int? {
         guard t < limit else { return nil }
         func endsWell(_ e: Int) -> Bool {
             guard e < limit else { return true }
@@ -175,33 +149,6 @@ extension TwitterText {
             if endsWell(e) && topLevelDomains.contains(string(s[t..<e]).lowercased()) { best = e }
         }
         return best
-    }
-
-    /// The ASCII domains inside a domain match (`例えexample.com` → `example.com`):
-    /// runs of `[-a-z0-9]` labels ending in a top-level domain.
-    private static func asciiDomains(_ s: [Unicode.Scalar], in domain: Range<Int>) -> [Range<Int>] {
-        var found: [Range<Int>] = []
-        var q = domain.lowerBound
-        scan: while q < domain.upperBound {
-            var dots: [Int] = []
-            var p = q
-            while p < domain.upperBound && isASCIIDomainCharacter(s[p]) {
-                var e = p
-                while e < domain.upperBound && isASCIIDomainCharacter(s[e]) { e += 1 }
-                guard e < domain.upperBound, s[e] == "." else { break }
-                dots.append(e)
-                p = e + 1
-            }
-            for dot in dots.reversed() {
-                if let t = topLevelDomainEnd(s, at: dot + 1, limit: domain.upperBound) {
-                    found.append(q..<t)
-                    q = t
-                    continue scan
-                }
-            }
-            q += 1
-        }
-        return found
     }
 
     /// The end of a path starting at `i` (after its `/`): path characters and
@@ -253,4 +200,128 @@ extension TwitterText {
 
     @inline(__always)
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value &- 0x30 < 10 }
+}
+
+/// The label chains of one text, worked out once per position.
+///
+/// A domain is label units (`label.`) then a top-level domain; the regex
+/// takes as many units as it can and gives them back one at a time until the
+/// label after the last one starts with a top-level domain. Whether the unit
+/// at a position can be that last one does not depend on where the domain
+/// began, so "where does the domain that starts here end" is the answer of
+/// the next unit, else this unit's own: memoised, every start costs O(1)
+/// amortised, and a text of ten thousand dotted words stays linear.
+private final class DomainChains {
+    private let s: [Unicode.Scalar]
+    private let n: Int
+    /// End of the run of label characters (domain characters, `-`, `_`) from i.
+    private var runEnd: [Int]
+    /// The first `_` at or after i (n if none).
+    private var nextUnderscore: [Int]
+    /// End of the run of `[-a-z0-9]` and accented Latin letters from i.
+    private var asciiRunEnd: [Int]
+    private static let unknown = -2, none = -1
+    private var domainEnd: [Int]
+    private var tldEnd: [Int]
+    private var asciiEnd: [Int: Int] = [:]
+    private var asciiTLDEnd: [Int: Int] = [:]
+
+    init(_ s: [Unicode.Scalar]) {
+        self.s = s
+        n = s.count
+        runEnd = [Int](repeating: n, count: n + 1)
+        nextUnderscore = [Int](repeating: n, count: n + 1)
+        asciiRunEnd = [Int](repeating: n, count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            let c = s[i]
+            runEnd[i] = (TwitterText.isDomainCharacter(c) || c == "-" || c == "_") ? runEnd[i + 1] : i
+            nextUnderscore[i] = c == "_" ? i : nextUnderscore[i + 1]
+            asciiRunEnd[i] = TwitterText.isASCIIDomainCharacter(c) ? asciiRunEnd[i + 1] : i
+        }
+        domainEnd = [Int](repeating: DomainChains.unknown, count: n + 1)
+        tldEnd = [Int](repeating: DomainChains.unknown, count: n + 1)
+    }
+
+    /// The domain (`sub.name.tld`) starting at `i`, if any.
+    func domain(at i: Int) -> Range<Int>? {
+        let e = end(at: i)
+        return e >= 0 ? i..<e : nil
+    }
+
+    /// The dot ending the label unit at `p`: a label of domain characters
+    /// (`-` and `_` inside, not at either end) followed by `.`.
+    private func unitDot(_ p: Int) -> Int? {
+        guard p < n, TwitterText.isDomainCharacter(s[p]) else { return nil }
+        let e = runEnd[p]
+        guard e < n, s[e] == ".", TwitterText.isDomainCharacter(s[e - 1]) else { return nil }
+        return e
+    }
+
+    private func end(at p: Int) -> Int {
+        // Follow the chain to where the answer is known, then fill it in backwards.
+        var chain: [(start: Int, dot: Int)] = []
+        var q = p, known = DomainChains.none
+        while q <= n {
+            if domainEnd[q] != DomainChains.unknown { known = domainEnd[q]; break }
+            guard let dot = unitDot(q) else { domainEnd[q] = DomainChains.none; break }
+            chain.append((q, dot))
+            q = dot + 1
+        }
+        for (start, dot) in chain.reversed() {
+            if known < 0 && nextUnderscore[start] >= dot {  // a name label holds no `_`
+                known = tld(at: dot + 1)
+            }
+            domainEnd[start] = known
+        }
+        return known
+    }
+
+    private func tld(at t: Int) -> Int {
+        if tldEnd[t] == DomainChains.unknown {
+            tldEnd[t] = TwitterText.topLevelDomainEnd(s, at: t, limit: n) ?? DomainChains.none
+        }
+        return tldEnd[t]
+    }
+
+    /// The ASCII domains inside a domain (`例えexample.com` → `example.com`):
+    /// as a regular expression scan would find them, leftmost first, each
+    /// `[-a-z0-9]` labels and a top-level domain ending within the domain.
+    func asciiDomains(in domain: Range<Int>) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        var q = domain.lowerBound
+        while q < domain.upperBound {
+            let e = asciiEnd(at: q, limit: domain.upperBound)
+            if e >= 0 {
+                found.append(q..<e)
+                q = e
+            } else {
+                q += 1
+            }
+        }
+        return found
+    }
+
+    private func asciiEnd(at p: Int, limit: Int) -> Int {
+        var chain: [(start: Int, dot: Int)] = []
+        var q = p, known = DomainChains.none
+        while q < limit {
+            if let k = asciiEnd[q] { known = k; break }
+            let e = min(asciiRunEnd[q], limit)
+            guard e > q, e < limit, s[e] == "." else { asciiEnd[q] = DomainChains.none; break }
+            chain.append((q, e))
+            q = e + 1
+        }
+        for (start, dot) in chain.reversed() {
+            if known < 0 {
+                if let k = asciiTLDEnd[dot + 1] {
+                    known = k
+                } else {
+                    known = TwitterText.topLevelDomainEnd(s, at: dot + 1, limit: limit) ?? DomainChains.none
+                    asciiTLDEnd[dot + 1] = known
+                }
+            }
+            asciiEnd[start] = known
+        }
+        return known
+    }
 }

@@ -90,17 +90,21 @@ public enum TwitterText {
             if j < n && (isHashSign(s[j]) || startsWithSchemeSeparator(s, at: j)) { continue }
             tags.append(Match(range: i..<j, name: (i + 1)..<j))
         }
-        // A URL holds a `#` only in its path or query, after a `/` or `?`, and
-        // holds no white space: without those before a tag, no URL covers it.
-        guard tags.contains(where: { mayBeInsideURL(s, hashAt: $0.range.lowerBound) }) else { return tags }
+        guard mayBeInsideURL(tags, s) else { return tags }
         return removingOverlaps(tags, urls: urlRanges(in: s))
     }
 
-    private static func mayBeInsideURL(_ s: [Unicode.Scalar], hashAt i: Int) -> Bool {
-        var k = i - 1
-        while k >= 0 && !isURLSpace(s[k]) {
-            if s[k] == "/" || s[k] == "?" { return true }
-            k -= 1
+    /// A URL holds a `#` only in its path or query, after a `/` or `?`, and
+    /// holds no white space: unless one of those stands between the last
+    /// white space and a tag, no URL covers the tag. (One pass for all tags.)
+    private static func mayBeInsideURL(_ tags: [Match], _ s: [Unicode.Scalar]) -> Bool {
+        var i = 0, slash = false
+        for tag in tags {
+            while i < tag.range.lowerBound {
+                if isURLSpace(s[i]) { slash = false } else if s[i] == "/" || s[i] == "?" { slash = true }
+                i += 1
+            }
+            if slash { return true }
         }
         return false
     }
