@@ -50,6 +50,24 @@ final class CSVDecoderTests: XCTestCase {
         XCTAssertEqual(d.author, "me")
     }
 
+    /// Options may name one column for two roles: the field is copied once
+    /// per role, so the scratch buffer must hold more than the row.
+    func testOneColumnForTwoRoles() throws {
+        let h = try XCTUnwrap(Array("id,body".utf8).withUnsafeBytes {
+            CSVHeader.recognise($0, columns: CSVColumns(text: "body", author: "body"))
+        })
+        let csv = CSVDecoder()
+        csv.header = h
+        let decoder = TweetDecoder(), table = MentionTable()
+        let body = "#tag " + String(repeating: "x", count: 5000)
+        try Array("1,\(body)".utf8).withUnsafeBytes { try csv.decode($0, into: decoder) }
+        let i = decoder.outputs[0]
+        XCTAssertEqual(decoder.author(of: i).map(decoder.string), body)
+        var set = MentionSet()
+        TextExtractor().extract(i, from: decoder, table: table, into: &set)
+        XCTAssertEqual(set.ids.map { table.keys[Int($0)] }, ["#tag"])
+    }
+
     func testBadRows() {
         XCTAssertEqual(message("id,text", "1,a,b"), "CSV row has 3 fields, the header 2")
         XCTAssertEqual(message("id,text", ",a"), "not a tweet: the row has no id")

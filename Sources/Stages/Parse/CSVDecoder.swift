@@ -36,10 +36,15 @@ final class CSVDecoder {
         guard fields.count == h.fieldCount else {
             throw CSVRowError(message: "CSV row has \(fields.count) fields, the header \(h.fieldCount)")
         }
-        // Unquoting never makes a field longer: the row's length is enough.
-        if scratch.count < row.count {
+        // Unquoting never makes a field longer: the fields' lengths are enough
+        // (counted per use, as options may name one column twice).
+        var need = 0
+        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor] {
+            if let k { need += fields[k].count }
+        }
+        if scratch.count < need {
             scratch.deallocate()
-            scratch = .allocate(byteCount: max(row.count, scratch.count * 2), alignment: 8)
+            scratch = .allocate(byteCount: max(need, scratch.count * 2), alignment: 8)
         }
         used = 0
         let base = UnsafePointer(scratch.baseAddress!.assumingMemoryBound(to: UInt8.self))
