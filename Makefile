@@ -59,6 +59,7 @@ bench-store: deps
 samples:
 	python3 samples/generate.py
 	python3 Tests/Fixtures/generate.py
+	python3 Tests/Fixtures/generate_csv.py
 
 # Throughput against DuckDB (Benchmarks/): release builds, DuckDB from PyPI in
 # a venv under .build/, BENCH_MB of generated v1.1 stream lines made once.

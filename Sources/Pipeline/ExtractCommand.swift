@@ -13,6 +13,8 @@ struct ExtractCommand {
     var quiet = false
     var maxRecord = 16 << 20
     var pathsFromStdin = false
+    var mentionsFrom = MentionSource.entities
+    var csvColumns = CSVColumns()
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
@@ -26,9 +28,17 @@ struct ExtractCommand {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--paths-from-stdin": pathsFromStdin = true
+            case "--mentions-from":
+                let v = try a.value()
+                guard let m = MentionSource(rawValue: v) else { throw UsageError("--mentions-from must be entities or text, not '\(v)'") }
+                mentionsFrom = m
+            case "--id-column": csvColumns.id = [try a.value()]
+            case "--text-column": csvColumns.text = [try a.value()]
+            case "--author-column": csvColumns.author = [try a.value()]
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
-                                                               "--quiet", "--paths-from-stdin"])
+                                                               "--quiet", "--paths-from-stdin", "--mentions-from",
+                                                               "--id-column", "--text-column", "--author-column"])
             }
         }
         var positional = a.positional
@@ -57,7 +67,9 @@ struct ExtractCommand {
         }
         let interrupts = InterruptHandler(control: control)
         let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
-        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord).run(plan.units, control: control, into: writer)
+        let source = mentionsFrom
+        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord, extractor: { source.makeExtractor() },
+                                  csvColumns: csvColumns).run(plan.units, control: control, into: writer)
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
         if strict, let p = control.stoppingProblem {

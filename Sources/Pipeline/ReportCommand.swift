@@ -17,6 +17,8 @@ struct ReportCommand {
     /// `--store FILE` (or `SMASHTAG_STORE` when no path is given): report from the store.
     var store: String?
     var wait = 5.0
+    var mentionsFrom = MentionSource.entities
+    var csvColumns = CSVColumns()
 
     /// Parses the arguments after `report`.
     ///
@@ -55,6 +57,15 @@ struct ReportCommand {
             case "--top": top = try Self.number(try value(), name, min: 1)
             case "-j", "--jobs": jobs = try Self.number(try value(), name, min: 1)
             case "--max-record": maxRecord = try Self.bytes(try value(), name)
+            case "--mentions-from":
+                let v = try value()
+                guard let m = MentionSource(rawValue: v) else {
+                    throw UsageError("--mentions-from must be entities or text, not '\(v)'")
+                }
+                mentionsFrom = m
+            case "--id-column": csvColumns.id = [try Self.column(try value(), name)]
+            case "--text-column": csvColumns.text = [try Self.column(try value(), name)]
+            case "--author-column": csvColumns.author = [try Self.column(try value(), name)]
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--progress":
@@ -103,7 +114,13 @@ struct ReportCommand {
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
-                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait"]
+                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
+                          "--mentions-from", "--id-column", "--text-column", "--author-column"]
+
+    private static func column(_ s: String, _ name: String) throws(UsageError) -> String {
+        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("\(name) needs a column name") }
+        return s
+    }
 
     private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
         guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
@@ -143,7 +160,9 @@ struct ReportCommand {
         let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
         let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
         display.start()
-        var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord)
+        let source = mentionsFrom
+        var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord,
+                              extractor: { source.makeExtractor() }, csvColumns: csvColumns)
         if let b = ProcessInfo.processInfo.environment["SMASHTAG_BATCH_BYTES"].flatMap(Int.init), b > 0 { run.batchBytes = b }
         let aggregator = Aggregator(terms: terms)
         let outcome = run.run(plan.units, control: control, into: aggregator)

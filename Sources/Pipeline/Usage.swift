@@ -67,7 +67,21 @@ enum Usage {
         skipped) and `-`. gzip, bzip2, xz, zstd, lz4, tar, zip and 7z are
         detected from the bytes, also nested (a tar of .json.bz2 members).
         Tweets: API v1.1 lines and documents, premium search pages, API v2
-        pages and stream lines, flattened v2 tweets, account-archive tweets.js.
+        pages and stream lines, flattened v2 tweets, account-archive tweets.js,
+        and CSV exports: a header naming an id and a text column (twarc-csv,
+        spreadsheets), quoted line ends and all.
+
+    MENTIONS:
+        --mentions-from SOURCE
+                            entities: the API's entities (CSV rows without entity
+                            columns: their text); text: every tweet's text, by
+                            twitter-text's rules, for dumps fetched without
+                            entities [default: entities]
+        --text-column NAME  CSV text column [default: full_text, text, tweet, content]
+        --id-column NAME    CSV id column [default: id_str, id, tweet_id]
+        --author-column NAME
+                            CSV author column [default: author.username,
+                            user_screen_name, screen_name, username, user.screen_name]
 
     OUTPUT:
         --format FORMAT     csv, json, ndjson or table
@@ -143,6 +157,8 @@ enum Usage {
     OPTIONS:
         -t, --term TERM       A term (repeat for more); see `smashtag report --help`
         --paths-from-stdin    Read input paths from standard input, one a line
+        --mentions-from SRC   entities or text, and --id-column, --text-column,
+                              --author-column NAME: as for `smashtag report`
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]

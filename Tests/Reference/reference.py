@@ -9,6 +9,8 @@ corpus_cases.json).  The Swift test-suite compares the `smashtag` binary's
 output to those files byte for byte.
 
     python3 reference.py [--min-count N] [--top N] [--format csv|json]
+                         [--mentions-from entities|text]
+                         [--id-column NAME] [--text-column NAME] [--author-column NAME]
                          -t TERM [-t TERM...] PATH...
 
 The report goes to stdout; the number of bad records (and where they were)
@@ -19,6 +21,7 @@ Decisions beyond SPEC.md are marked "DECISION" in comments.
 
 import argparse
 import bz2
+import csv
 import gzip
 import io
 import json
@@ -29,6 +32,8 @@ import sys
 import tarfile
 import unicodedata
 import zipfile
+
+import twitter_text
 
 U64_MAX = 18446744073709551615
 NOTICE_KEYS = {"delete", "limit", "scrub_geo", "status_withheld", "user_withheld",
@@ -336,23 +341,163 @@ def retweeted(tweet, ctx):
     return None
 
 
-def analyse(tweet, ctx):
+def analyse(tweet, ctx, mode="entities"):
     """(hashtags, users, author_key, full_text) of a top-level tweet."""
-    tags, users = own_mentions(tweet)
+    tags, users = own_mentions(tweet) if mode == "entities" else (set(), set())
     text = full_text(tweet)
     rt = retweeted(tweet, ctx)
     if rt is not None:
-        rt_tags, rt_users = own_mentions(rt)
-        tags |= rt_tags
-        users |= rt_users
+        if mode == "entities":
+            rt_tags, rt_users = own_mentions(rt)
+            tags |= rt_tags
+            users |= rt_users
         rt_author = author(rt, ctx)
         if rt_author:
             users.add(norm(rt_author))
         rt_text = full_text(rt)
         if rt_text is not None:  # DECISION: keep own text if the RT has none
             text = rt_text
+    if mode == "text" and text is not None:
+        # Mentions from text (SPEC 4): the retweeted tweet's full text when
+        # there is one, by twitter-text's rules.
+        t, u = twitter_text.tweet_mentions(text)
+        tags |= {norm(x) for x in t}
+        users |= {norm(x) for x in u}
     who = author(tweet, ctx)
     return tags, users, (norm(who) if who else None), text
+
+
+# ---------------------------------------------------------------- CSV
+
+# DECISION: candidates in order of preference; names compared stripped and
+# lowercased; a --*-column option replaces the list.
+CSV_ID = ["id_str", "id", "tweet_id"]
+CSV_TEXT = ["full_text", "text", "tweet", "content"]
+CSV_AUTHOR = ["author.username", "user_screen_name", "screen_name", "username", "user.screen_name"]
+
+
+def csv_header(data, columns):
+    """(delimiter, {role: index}, field_count, text) when data is a CSV export
+    whose first line names an id and a text column; else None."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    text = data.decode("utf-8", errors="replace")
+    first = text.lstrip(" \t\r\n")[:1]
+    if first in ("{", "[", ""):
+        return None
+    start = len(text) - len(text.lstrip(" \t\r\n"))
+    start = text.rfind("\n", 0, start) + 1
+    line = text[start:].split("\n", 1)[0].rstrip("\r")
+    for delim in (",", "\t", ";"):
+        if delim not in line:
+            continue
+        names = [n.strip().lower() for n in next(csv.reader([line], delimiter=delim))]
+
+        def find(cands):
+            for c in cands:
+                if c.strip().lower() in names:
+                    return names.index(c.strip().lower())
+            return None
+
+        roles = {"id": find(columns["id"]), "text": find(columns["text"]),
+                 "author": find(columns["author"]), "hashtags": find(["entities.hashtags"]),
+                 "mentions": find(["entities.mentions"]), "retweeted": find(["retweeted_username"])}
+        if roles["id"] is not None and roles["text"] is not None:
+            return delim, roles, len(names), text
+    return None
+
+
+def looks_like_csv_header(data):
+    """DECISION: a first line of two or more column-name-like fields (words
+    of letters, digits, `_.- `) that names no id or text column makes the
+    whole file one bad input, not one bad record per line."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    data = data[:4096].lstrip(b" \t\r\n")
+    if data[:1] in (b"{", b"[") or b"\n" not in data:
+        return False
+    line = data.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8", errors="replace")
+    for delim in (",", "\t", ";"):
+        if delim not in line:
+            continue
+        names = [n.strip() for n in next(csv.reader([line], delimiter=delim))]
+        if len(names) >= 2 and all(n and len(n) <= 64 and all(c.isalpha() or c.isnumeric() or c in "_.- " for c in n)
+                                   for n in names):
+            return True
+    return False
+
+
+def entity_names(field):
+    """Names in a twarc-csv entity column: a JSON array of "#tag"/"@name"
+    strings or of objects (tag/text, username/screen_name); else words."""
+    names = []
+    try:
+        value = json.loads(field)
+        if not isinstance(value, list):
+            raise ValueError
+        for v in value:
+            if isinstance(v, dict):
+                for k in ("tag", "text", "username", "screen_name"):
+                    if isinstance(v.get(k), str):
+                        names.append(v[k])
+                        break
+            elif isinstance(v, str):
+                names.append(v)
+    except ValueError:
+        names = [w for w in re.split(r"[\s,;|\[\]\"']+", field) if w]
+    out = set()
+    for n in names:
+        if n[:1] in ("#", "@", "\uff03", "\uff20"):
+            n = n[1:]
+        if n:
+            out.add(norm(n))
+    return out
+
+
+def csv_tweets(name, header, bad, mode):
+    """Yield (id, hashtags, users, author_key, text) for the rows of a CSV export."""
+    delim, roles, count, text = header
+    # The header is the first non-blank line: find its end.
+    lead = len(text) - len(text.lstrip(" \t\r\n"))
+    header_end = text.find("\n", lead)
+    header_line = text.count("\n", 0, lead) + 1
+    if header_end < 0:
+        return
+    body = text[header_end + 1:]
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delim, quotechar='"', doublequote=True, strict=False)
+    prev = 0
+    for row in reader:
+        line = header_line + prev + 1
+        prev = reader.line_num
+        if not row or (len(row) == 1 and not row[0].strip(" \t\r")):
+            continue  # DECISION: blank lines are no rows
+        if len(row) != count:
+            bad.add(name, line, "CSV row has %d fields, the header %d" % (len(row), count))
+            continue
+        raw_id = row[roles["id"]].strip(" \t\r\n")
+        if not DIGITS.match(raw_id) or int(raw_id) > U64_MAX:
+            bad.add(name, line, "CSV row without a valid tweet id")
+            continue
+        # DECISION: twarc-csv writes a tweet's line ends as the two characters \n.
+        tweet_text = row[roles["text"]].replace("\\n", "\n")
+        who = None
+        if roles["author"] is not None:
+            who = row[roles["author"]].strip(" \t\r\n")
+            who = who[1:] if who.startswith("@") else who
+        users = set()
+        if roles["retweeted"] is not None:
+            rt = row[roles["retweeted"]].strip(" \t\r\n")
+            rt = rt[1:] if rt.startswith("@") else rt
+            if rt:
+                users.add(norm(rt))
+        if mode == "entities" and (roles["hashtags"] is not None or roles["mentions"] is not None):
+            tags = entity_names(row[roles["hashtags"]]) if roles["hashtags"] is not None else set()
+            users |= entity_names(row[roles["mentions"]]) if roles["mentions"] is not None else set()
+        else:
+            t, u = twitter_text.tweet_mentions(tweet_text)
+            tags = {norm(x) for x in t}
+            users |= {norm(x) for x in u}
+        yield int(raw_id), tags, users, (norm(who) if who else None), tweet_text
 
 
 # ---------------------------------------------------------------- terms
@@ -403,24 +548,34 @@ def matches(term, tags, users, who, text):
 
 # ---------------------------------------------------------------- report
 
-def run(terms, paths, bad):
+def run(terms, paths, bad, mode="entities", columns=None):
     """Return {term: (tweet_count, {mention: count})}."""
     seen = {t: set() for t in terms}
     counts = {t: {} for t in terms}
+    columns = columns or {"id": CSV_ID, "text": CSV_TEXT, "author": CSV_AUTHOR}
+
+    def count(tid, tags, users, who, text):
+        for term in terms:
+            # Dedup keyed on (id, term): first matching occurrence counts.
+            if tid in seen[term] or not matches(term, tags, users, who, text):
+                continue
+            seen[term].add(tid)
+            c = counts[term]
+            for key in ["#" + t for t in tags] + ["@" + u for u in users]:
+                c[key] = c.get(key, 0) + 1
 
     def on_plain(name, data):
+        header = csv_header(data, columns)
+        if header is not None:
+            for row in csv_tweets(name, header, bad, mode):
+                count(*row)
+            return
+        if looks_like_csv_header(data):
+            bad.add(name, 0, "CSV without an id and a text column")
+            return
         for line, value in records(name, data, bad):
             for tweet, ctx in tweets_of(value, EMPTY_CTX, name, line, bad):
-                tid = tweet_id(tweet)
-                tags, users, who, text = analyse(tweet, ctx)
-                for term in terms:
-                    # Dedup keyed on (id, term): first matching occurrence counts.
-                    if tid in seen[term] or not matches(term, tags, users, who, text):
-                        continue
-                    seen[term].add(tid)
-                    c = counts[term]
-                    for key in ["#" + t for t in tags] + ["@" + u for u in users]:
-                        c[key] = c.get(key, 0) + 1
+                count(tweet_id(tweet), *analyse(tweet, ctx, mode))
 
     def sink(name, data, error=None):
         if data is None:
@@ -469,6 +624,10 @@ def main(argv=None):
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--top", type=int, default=None)
     p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--mentions-from", choices=("entities", "text"), default="entities")
+    p.add_argument("--id-column")
+    p.add_argument("--text-column")
+    p.add_argument("--author-column")
     p.add_argument("paths", nargs="*")
     a = p.parse_args(argv)
     terms = []
@@ -477,7 +636,10 @@ def main(argv=None):
         if t not in terms:  # a term given twice counts once
             terms.append(t)
     bad = Bad()
-    result = run(terms, a.paths or ["-"], bad)
+    columns = {"id": [a.id_column] if a.id_column else CSV_ID,
+               "text": [a.text_column] if a.text_column else CSV_TEXT,
+               "author": [a.author_column] if a.author_column else CSV_AUTHOR}
+    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns)
     sys.stdout.buffer.write(render(terms, result, a.min_count, a.top, a.format).encode("utf-8"))
     for w in bad.where:
         sys.stderr.write("bad: %s\n" % w)

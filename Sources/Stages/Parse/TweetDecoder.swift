@@ -324,6 +324,38 @@ public final class TweetDecoder {
     }
 }
 
+// MARK: Tweets decoded elsewhere
+
+extension TweetDecoder {
+    /// Starts a record decoded by another decoder (a CSV row) whose strings
+    /// live at `base` until the next record; the extract and match stages
+    /// then read its tweet as they read a JSON one.
+    func beginExternalRecord(base: UnsafePointer<UInt8>) {
+        objects.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        outputs.removeAll(keepingCapacity: true)
+        includedUsers.removeAll(keepingCapacity: true)
+        includedTweets.removeAll(keepingCapacity: true)
+        rejected.removeAll(keepingCapacity: true)
+        notices = 0
+        self.base = base
+    }
+
+    /// Adds a mention string of the external record.
+    func appendExternal(_ span: ByteSpan) { spans.append(span) }
+
+    var externalSpanCount: Int { spans.count }
+
+    /// Adds a tweet object of the external record; returns its index.
+    func appendExternal(_ fields: TweetFields) -> Int {
+        objects.append(fields)
+        return objects.count - 1
+    }
+
+    /// Makes object `index` one of the tweets the record stands for.
+    func output(_ index: Int) { outputs.append(index) }
+}
+
 /// What the decoder found of one tweet object: offsets, never copies.
 struct TweetFields {
     var id: UInt64 = 0

@@ -34,6 +34,10 @@ public protocol RecordHandler: AnyObject {
     /// Called before the first record of a unit: `mapped` when the records
     /// will point into a memory-mapped file that outlives the call.
     func beginStream(mapped: Bool)
+    /// A CSV stream starts: the rows up to the end of the stream are its rows.
+    func beginCSV(_ header: CSVHeader, line: Int, origin: Origin)
+    /// One row of the current CSV stream; the bytes are valid only during the call.
+    func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin)
 }
 
 extension RecordHandler {
@@ -45,6 +49,7 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
     /// What went wrong, for summaries by reason.
     public enum Kind: String, Sendable, CaseIterable {
         case invalidJSON = "invalid JSON"
+        case badRow = "bad CSV row"
         case notATweet = "not a tweet"
         case badID = "bad tweet id"
         case tooLong = "record too long"
@@ -79,6 +84,8 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
 /// record cap and is reused for every input the worker reads.
 public final class InputReader {
     public let maxRecord: Int
+    /// The columns that make a stream a CSV export.
+    public let csvColumns: CSVColumns
     private var buffer: UnsafeMutableRawBufferPointer
     /// Where live progress is counted, if anywhere.
     public var progress: RunControl?
@@ -90,8 +97,10 @@ public final class InputReader {
     /// - Parameters:
     ///   - maxRecord: the longest record kept; longer ones are reported and skipped.
     ///   - bufferSize: the initial read buffer; it grows for long records.
-    public init(maxRecord: Int = 16 << 20, bufferSize: Int = 4 << 20) {
+    ///   - csvColumns: the id and text columns a CSV header must name.
+    public init(maxRecord: Int = 16 << 20, bufferSize: Int = 4 << 20, csvColumns: CSVColumns = CSVColumns()) {
         self.maxRecord = maxRecord
+        self.csvColumns = csvColumns
         buffer = .allocate(byteCount: max(16, bufferSize), alignment: 64)
     }
 
@@ -139,6 +148,10 @@ public final class InputReader {
                     handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
                     return 0
                 }
+                if let why = CSVHeader.unrecognisedReason(head, columns: csvColumns) {
+                    handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))
+                    return 0
+                }
                 return frame(mapped, origin: origin, layout: .undecided, handler: handler)
             }
         }
@@ -167,7 +180,7 @@ public final class InputReader {
     /// stays bounded however big the file is.
     private func frame(_ mapped: MappedFile, origin: Origin, layout: RecordFramer.Layout, handler: RecordHandler) -> Int {
         handler.beginStream(mapped: true)
-        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord, csvColumns: csvColumns)
         let bytes = mapped.bytes
         var released = 0, counted = 0
         defer {
@@ -177,7 +190,11 @@ public final class InputReader {
         while true {
             switch framer.next(bytes, isEnd: true) {
             case .record(let range, let line):
-                handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                if framer.layout == .csv {
+                    handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                } else {
+                    handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                }
                 if handler.shouldStop { return framer.line - 1 }
                 if range.upperBound - counted > 1 << 20 {
                     progress?.addBytes(range.upperBound - counted)
@@ -186,6 +203,8 @@ public final class InputReader {
                 if range.lowerBound - released > 16 << 20 {
                     released = mapped.release(upTo: range.lowerBound)
                 }
+            case .csvHeader(let header, let line):
+                handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
                 handler.problem(InputProblem(.tooLong, origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
@@ -209,6 +228,10 @@ public final class InputReader {
         guard magic.needsArchive else {
             if let kind = InputReader.nonTweetArchiveData(prefix) {
                 handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
+                return 0
+            }
+            if let why = CSVHeader.unrecognisedReason(prefix, columns: csvColumns) {
+                handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))
                 return 0
             }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
@@ -256,16 +279,22 @@ public final class InputReader {
     /// - Returns: the number of lines read.
     private func frame(_ source: ByteSource, origin: Origin, layout: RecordFramer.Layout,
                        handler: RecordHandler) -> Int {
-        var framer = RecordFramer(layout: layout, maxRecord: maxRecord)
+        var framer = RecordFramer(layout: layout, maxRecord: maxRecord, csvColumns: csvColumns)
         var filled = 0
         var atEnd = false
         while true {
             let event = framer.next(UnsafeRawBufferPointer(start: buffer.baseAddress, count: filled), isEnd: atEnd)
             switch event {
             case .record(let range, let line):
-                handler.record(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range]),
-                               line: line, origin: origin)
+                let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range])
+                if framer.layout == .csv {
+                    handler.csvRow(bytes, line: line, origin: origin)
+                } else {
+                    handler.record(bytes, line: line, origin: origin)
+                }
                 if handler.shouldStop { return framer.line - 1 }
+            case .csvHeader(let header, let line):
+                handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
                 handler.problem(InputProblem(.tooLong, origin: origin, line: line,
                                              reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))

@@ -7,6 +7,8 @@
 ///     [⏎  {…},⏎  {…}⏎]       a document array: each element is a record, so a
 ///     window.YTD.tweets… = [  tweets.js of any size streams element by element
 ///     {⏎  "data": …⏎}⏎{…}     pretty-printed objects: each whole value is a record
+///     id,text,…⏎1,"a⏎b"⏎      CSV: a header naming an id and a text column, then
+///                             rows, quoted line ends and all (`CSVFraming`)
 ///
 /// A leading UTF-8 byte-order mark, blank lines, and CR before LF are skipped.
 /// A record longer than `maxRecord` is reported and skipped without being
@@ -14,7 +16,7 @@
 /// the framer keeps only small state between calls, so a record may straddle
 /// any number of reads (the tests split inputs at every offset).
 public struct RecordFramer {
-    public enum Layout: Equatable, Sendable { case undecided, lines, document }
+    public enum Layout: Equatable, Sendable { case undecided, lines, document, csv }
 
     /// What `next` found.
     public enum Event: Equatable {
@@ -24,6 +26,8 @@ public struct RecordFramer {
         case tooLong(line: Int)
         /// Nothing more until more bytes arrive (or, at the end, nothing more at all).
         case needMore
+        /// The header row of a CSV stream, on `line`; the records after it are its rows.
+        case csvHeader(CSVHeader, line: Int)
     }
 
     public private(set) var layout: Layout
@@ -47,10 +51,18 @@ public struct RecordFramer {
     private var discardLine = 0     // where the skipped over-long value started
     private var valueIsScalar = false
 
-    public init(layout: Layout = .undecided, maxRecord: Int = 16 << 20, firstLine: Int = 1) {
+    // CSV state: the columns that make a first line a header, and the rows' framing.
+    private let csvColumns: CSVColumns?
+    public private(set) var csvHeader: CSVHeader?
+    private var csv: CSVFraming?
+
+    /// - Parameter csvColumns: the columns a CSV header must name; nil never takes a stream for CSV.
+    public init(layout: Layout = .undecided, maxRecord: Int = 16 << 20, firstLine: Int = 1,
+                csvColumns: CSVColumns? = CSVColumns()) {
         self.layout = layout
         self.maxRecord = maxRecord
         self.line = firstLine
+        self.csvColumns = csvColumns
     }
 
     /// Tells the framer that the caller dropped the first `count` bytes of its buffer.
@@ -76,6 +88,18 @@ public struct RecordFramer {
                 return nextLine(bytes, isEnd: isEnd)
             case .document:
                 return nextValue(bytes, isEnd: isEnd)
+            case .csv:
+                // Only a recognised header makes the layout CSV.
+                guard var framing = csv, let header = csvHeader else { layout = .lines; continue }
+                let event = framing.next(bytes, retainFrom: &retainFrom, line: &line, maxRecord: maxRecord, isEnd: isEnd)
+                // The first row is the header, already read when the layout was decided.
+                if case .record(_, let l) = event, framing.headerPending {
+                    framing.headerPending = false
+                    csv = framing
+                    return .csvHeader(header, line: l)
+                }
+                csv = framing
+                return event
             }
         }
     }
@@ -101,6 +125,13 @@ public struct RecordFramer {
         var i = retainFrom
         while i < b.count, isSpace(b[i]) { i += 1 }
         guard i < b.count else { return isEnd ? .lines : nil }
+        if b[i] != UInt8(ascii: "{") && b[i] != UInt8(ascii: "["), let columns = csvColumns,
+           let header = headerLine(b, at: i, isEnd: isEnd, columns: columns) {
+            guard let header else { return nil }  // the first line is not complete yet
+            csvHeader = header
+            csv = CSVFraming(delimiter: header.delimiter)
+            return .csv
+        }
         switch b[i] {
         case UInt8(ascii: "["), UInt8(ascii: "w"):
             return .document
@@ -130,6 +161,24 @@ public struct RecordFramer {
         default:
             return .lines
         }
+    }
+
+    /// Whether the first line (holding position `i`) is a CSV header: `.some(nil)`
+    /// when the line is not complete yet, nil when it is no header (a header
+    /// line is at most 64 KiB).
+    private func headerLine(_ b: UnsafeBufferPointer<UInt8>, at i: Int, isEnd: Bool,
+                           columns: CSVColumns) -> CSVHeader?? {
+        var start = i
+        while start > retainFrom && b[start - 1] != 0x0A { start -= 1 }
+        let limit = min(b.count, start + (64 << 10))
+        let window = UnsafeBufferPointer(rebasing: b[..<limit])
+        guard let nl = findNewline(window, from: i) ?? (isEnd && limit == b.count ? b.count : nil) else {
+            return limit - start >= 64 << 10 ? nil : .some(nil)
+        }
+        let end = nl > start && b[nl - 1] == 0x0D ? nl - 1 : nl
+        guard let header = CSVHeader.recognise(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<end])),
+                                               columns: columns) else { return nil }
+        return .some(header)
     }
 
     // MARK: Lines

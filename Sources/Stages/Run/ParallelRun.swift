@@ -25,13 +25,17 @@ public struct ParallelRun {
     public var extractor: @Sendable () -> MentionExtractor
     /// Size of the record batches cut from compressed input.
     public var batchBytes = RecordBatch.defaultTargetBytes
+    /// The columns that make a file a CSV export.
+    public var csvColumns: CSVColumns
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
-                extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() }) {
+                extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
+                csvColumns: CSVColumns = CSVColumns()) {
         self.terms = terms
         self.jobs = max(1, jobs)
         self.maxRecord = maxRecord
         self.extractor = extractor
+        self.csvColumns = csvColumns
     }
 
     /// What a run produced (its matches went to the sink).
@@ -51,8 +55,9 @@ public struct ParallelRun {
         let queue = WorkQueue(units: units.count, workers: workers, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor, batchBytes = self.batchBytes
+        let columns = self.csvColumns
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
-            let reader = InputReader(maxRecord: maxRecord)
+            let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
             reader.progress = control
             let scanner = UnitScanner(terms: terms, extractor: makeExtractor(), control: control)
             let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes, pool: pool) { unit, batch, last, e in
@@ -95,6 +100,8 @@ final class BatchBuilder: RecordHandler {
     private var started = false
     private var batch: RecordBatch?
     private var batchCount = 0
+    /// The header of the CSV stream being read, if it is one.
+    private var csvHeader: CSVHeader?
     private let batchBytes: Int
     private let pool: BufferPool
 
@@ -114,6 +121,7 @@ final class BatchBuilder: RecordHandler {
         started = false
         batch = nil
         batchCount = 0
+        csvHeader = nil
     }
 
     func beginStream(mapped: Bool) {
@@ -131,6 +139,22 @@ final class BatchBuilder: RecordHandler {
         }
         let b = currentBatch()
         b.append(bytes, line: line, origin: origin)
+        if b.isFull { flush() }
+    }
+
+    func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
+        if !started { beginStream(mapped: false) }
+        csvHeader = header
+        if direct { scanner.beginCSV(header, line: line, origin: origin) }
+    }
+
+    func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        if direct {
+            scanner.csvRow(bytes, line: line, origin: origin)
+            return
+        }
+        let b = currentBatch()
+        b.append(bytes, line: line, origin: origin, csv: csvHeader)
         if b.isFull { flush() }
     }
 
@@ -169,9 +193,20 @@ final class BatchBuilder: RecordHandler {
         scanner.begin()
         for p in b.problems { scanner.absorb(p) }
         for s in b.skipped { scanner.skipped(s.origin, reason: s.reason) }
+        var header = -1
         for i in 0..<b.count {
             if control.isStopped { break }
-            scanner.record(b.record(i), line: b.lines[i], origin: b.origins[b.originIndex[i]])
+            let origin = b.origins[b.originIndex[i]]
+            let h = b.csvHeaderIndex[i]
+            if h < 0 {
+                scanner.record(b.record(i), line: b.lines[i], origin: origin)
+                continue
+            }
+            if h != header {
+                scanner.beginCSV(b.csvHeaders[h], line: b.lines[i], origin: origin)
+                header = h
+            }
+            scanner.csvRow(b.record(i), line: b.lines[i], origin: origin)
         }
         var e = scanner.finish(lines: b.isLast ? b.unitLines : 0)
         if b.isLast {

@@ -22,6 +22,9 @@ final class RecordBatch: @unchecked Sendable {
     private(set) var lines: [Int] = []
     private(set) var originIndex: [Int] = []
     private(set) var origins: [Origin] = []
+    /// For a CSV row, its header in `csvHeaders`; -1 for a JSON record.
+    private(set) var csvHeaderIndex: [Int] = []
+    private(set) var csvHeaders: [CSVHeader] = []
     /// Reading problems and passed-over members met while filling it.
     var problems: [InputProblem] = []
     var skipped: [(origin: Origin, reason: String)] = []
@@ -48,7 +51,13 @@ final class RecordBatch: @unchecked Sendable {
     var count: Int { starts.count }
     var isFull: Bool { used >= targetBytes }
 
-    func append(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+    func append(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin, csv: CSVHeader? = nil) {
+        if let csv {
+            if csvHeaders.last != csv { csvHeaders.append(csv) }
+            csvHeaderIndex.append(csvHeaders.count - 1)
+        } else {
+            csvHeaderIndex.append(-1)
+        }
         if used + bytes.count > storage.count {
             let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: max(storage.count * 2, used + bytes.count), alignment: 64)
             bigger.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[..<used]))

@@ -10,15 +10,20 @@ public final class UnitScanner: RecordHandler {
     private let table = MentionTable()
     private let matcher: TermMatcher
     private let extractor: MentionExtractor
+    /// For CSV rows without entity columns, whatever `extractor` is.
+    private let textExtractor: MentionExtractor
+    private let csv = CSVDecoder()
     private let control: RunControl
     private var mentions = MentionSet()
     private var result = Extraction()
     private var localKeys: [Int32: Int32] = [:]
     private var pendingTweets = 0
 
-    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(), control: RunControl) {
+    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
+                textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
         matcher = TermMatcher(terms: terms, table: table)
         self.extractor = extractor
+        self.textExtractor = textExtractor
         self.control = control
     }
 
@@ -50,26 +55,51 @@ public final class UnitScanner: RecordHandler {
         result.stats.notices += decoder.notices
         pendingTweets += decoder.outputs.count
         if pendingTweets >= 512 { control.addTweets(pendingTweets); pendingTweets = 0 }
-        for index in decoder.outputs {
-            result.stats.tweets += 1
-            mentions.removeAll()
-            extractor.extract(index, from: decoder, table: table, into: &mentions)
-            let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)
-            guard mask != 0 else { continue }
-            result.tweetIDs.append(decoder.objects[index].id)
-            result.termMasks.append(mask)
-            for id in mentions.ids {
-                if let local = localKeys[id] {
-                    result.mentions.append(local)
-                } else {
-                    let local = Int32(result.keys.count)
-                    result.keys.append(table.keys[Int(id)])
-                    localKeys[id] = local
-                    result.mentions.append(local)
-                }
-            }
-            result.mentionEnds.append(Int32(result.mentions.count))
+        for index in decoder.outputs { take(index, using: extractor) }
+    }
+
+    // MARK: CSV
+
+    public func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
+        csv.header = header
+    }
+
+    /// A CSV row: decoded into the same fields a JSON tweet has, then the
+    /// same extract and match. Rows with entity columns take `extractor`
+    /// (entities, or text under `--mentions-from text`); rows without, text.
+    public func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        result.stats.records += 1
+        do {
+            try csv.decode(bytes, into: decoder)
+        } catch {
+            problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
+            return
         }
+        let chosen = csv.header?.hasEntities == true ? extractor : textExtractor
+        for index in decoder.outputs { take(index, using: chosen) }
+    }
+
+    /// Extracts and matches tweet `index` of the decoder, keeping it if it matched.
+    @inline(__always)
+    private func take(_ index: Int, using extractor: MentionExtractor) {
+        result.stats.tweets += 1
+        mentions.removeAll()
+        extractor.extract(index, from: decoder, table: table, into: &mentions)
+        let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)
+        guard mask != 0 else { return }
+        result.tweetIDs.append(decoder.objects[index].id)
+        result.termMasks.append(mask)
+        for id in mentions.ids {
+            if let local = localKeys[id] {
+                result.mentions.append(local)
+            } else {
+                let local = Int32(result.keys.count)
+                result.keys.append(table.keys[Int(id)])
+                localKeys[id] = local
+                result.mentions.append(local)
+            }
+        }
+        result.mentionEnds.append(Int32(result.mentions.count))
     }
 
     public func problem(_ p: InputProblem) {

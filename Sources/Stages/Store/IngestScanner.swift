@@ -102,7 +102,30 @@ final class IngestScanner: RecordHandler {
         }
     }
 
-    private func add(_ index: Int) {
+    // MARK: CSV exports, as `UnitScanner` reads them
+
+    private let csv = CSVDecoder()
+    private let textExtractor = TextExtractor()
+
+    func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) { csv.header = header }
+
+    func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        chunk.stats.records += 1
+        do {
+            try csv.decode(bytes, into: decoder)
+        } catch {
+            problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
+            return
+        }
+        let chosen: MentionExtractor = csv.header?.hasEntities == true ? extractor : textExtractor
+        for index in decoder.outputs { add(index, using: chosen) }
+        if chunk.count >= chunkSize {
+            emit(chunk, false)
+            begin()
+        }
+    }
+
+    private func add(_ index: Int, using chosen: MentionExtractor? = nil) {
         chunk.stats.tweets += 1
         let fields = decoder.objects[index]
         chunk.ids.append(fields.id)
@@ -114,7 +137,7 @@ final class IngestScanner: RecordHandler {
         }
         chunk.authors.append(author)
         mentions.removeAll()
-        extractor.extract(index, from: decoder, table: table, into: &mentions)
+        (chosen ?? extractor).extract(index, from: decoder, table: table, into: &mentions)
         for id in mentions.ids { chunk.mentions.append(local(id)) }
         chunk.mentionEnds.append(Int32(chunk.mentions.count))
         if keepText {

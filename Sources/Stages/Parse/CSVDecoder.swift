@@ -1,0 +1,182 @@
+/// Decodes the rows of a CSV export (SPEC §3) into the same form the JSON
+/// decoder gives — a `TweetFields` with byte spans — so that CSV rows go
+/// through the same extract and match stages as JSON tweets:
+///
+///     id          the id column: an unsigned 64-bit decimal (else a bad record)
+///     text        the text column; twarc-csv's `\n` escapes are line ends again
+///     author      the author column, when there is one (a leading `@` dropped)
+///     entities    `entities.hashtags` / `entities.mentions`: JSON arrays of
+///                 `"#tag"` / `"@name"` strings (twarc-csv) or of objects with
+///                 `tag` / `username` (as the API has them); else words
+///     retweeted   `retweeted_username`: the retweeted tweet's author, carried
+///                 as a user mention like a JSON retweet's
+///
+/// The fields a report reads are unquoted into a buffer the decoder owns;
+/// the spans point there until the next row.
+///
+/// - Complexity: O(n) time in the row's length; memory O(longest row).
+final class CSVDecoder {
+    /// The header of the stream being read.
+    var header: CSVHeader?
+    private var scratch: UnsafeMutableRawBufferPointer
+    private var used = 0
+    private var fields: [Range<Int>] = []
+
+    init() { scratch = .allocate(byteCount: 1 << 12, alignment: 8) }
+
+    deinit { scratch.deallocate() }
+
+    /// Decodes one row; `decoder` then holds its tweet.
+    ///
+    /// - Throws: `CSVRowError` for a row whose field count differs from the
+    ///   header's, or whose id is missing or not a 64-bit decimal.
+    func decode(_ row: UnsafeRawBufferPointer, into decoder: TweetDecoder) throws(CSVRowError) {
+        guard let h = header else { throw CSVRowError(message: "CSV row before any header") }
+        CSVRow.fields(row, delimiter: h.delimiter, into: &fields)
+        guard fields.count == h.fieldCount else {
+            throw CSVRowError(message: "CSV row has \(fields.count) fields, the header \(h.fieldCount)")
+        }
+        // Unquoting never makes a field longer: the fields' lengths are enough
+        // (counted per use, as options may name one column twice).
+        var need = 0
+        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor] {
+            if let k { need += fields[k].count }
+        }
+        if scratch.count < need {
+            scratch.deallocate()
+            scratch = .allocate(byteCount: max(need, scratch.count * 2), alignment: 8)
+        }
+        used = 0
+        let base = UnsafePointer(scratch.baseAddress!.assumingMemoryBound(to: UInt8.self))
+
+        let id = trimmed(copy(row, fields[h.id]))
+        guard !id.isEmpty else { throw CSVRowError(message: "not a tweet: the row has no id") }
+        guard let idValue = JSONText.uint64(id, in: base) else { throw CSVRowError(message: RejectedObject.badID.message) }
+
+        decoder.beginExternalRecord(base: base)
+        var tweet = TweetFields()
+        tweet.id = idValue
+        tweet.idState = .valid
+        tweet.hasContent = true
+        tweet.text = copy(row, fields[h.text], lineEscapes: true)
+        if let a = h.author { tweet.author = name(copy(row, fields[a])) }
+        if let k = h.hashtags { tweet.hashtags = entityList(copy(row, fields[k]), base, decoder, keys: "tag", "text") }
+        if let k = h.mentions { tweet.users = entityList(copy(row, fields[k]), base, decoder, keys: "username", "screen_name") }
+        if let k = h.retweetedAuthor, let author = name(copy(row, fields[k])) {
+            var retweeted = TweetFields()
+            retweeted.author = author
+            tweet.retweet = decoder.appendExternal(retweeted)
+        }
+        decoder.output(decoder.appendExternal(tweet))
+    }
+
+    /// Copies a field's value into the scratch buffer; with `lineEscapes`,
+    /// the two characters `\n` become a line end (twarc-csv writes line ends so).
+    private func copy(_ row: UnsafeRawBufferPointer, _ field: Range<Int>, lineEscapes: Bool = false) -> ByteSpan {
+        let start = used
+        let out = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        CSVRow.forEachValueByte(UnsafeRawBufferPointer(rebasing: row[field])) { b in
+            if lineEscapes && b == UInt8(ascii: "n") && used > start && out[used - 1] == 0x5C {
+                out[used - 1] = 0x0A
+            } else {
+                out[used] = b
+                used += 1
+            }
+        }
+        return ByteSpan(start: start, end: used, escaped: false)
+    }
+
+    private func trimmed(_ s: ByteSpan) -> ByteSpan {
+        let p = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var s = s
+        while s.start < s.end && isSpace(p[s.start]) { s.start += 1 }
+        while s.end > s.start && isSpace(p[s.end - 1]) { s.end -= 1 }
+        return s
+    }
+
+    /// A screen name field: trimmed, without a leading `@`; nil when empty.
+    private func name(_ s: ByteSpan) -> ByteSpan? {
+        var s = trimmed(s)
+        if s.start < s.end && scratch[s.start] == UInt8(ascii: "@") { s.start += 1 }
+        return s.isEmpty ? nil : s
+    }
+
+    /// The names of an entity column, appended to the decoder's spans.
+    ///
+    /// A JSON array of strings (a leading `#` or `@` dropped) or of objects
+    /// (the first of `keys` present); anything else is read as words
+    /// separated by spaces, `,` `;` `|`, brackets or quotes.
+    private func entityList(_ field: ByteSpan, _ base: UnsafePointer<UInt8>, _ decoder: TweetDecoder,
+                            keys k1: StaticString, _ k2: StaticString) -> Range<Int> {
+        let first = decoder.externalSpanCount
+        var found: [ByteSpan] = []
+        // JSON spans are relative to the field: make them relative to `base`.
+        func add(_ v: ByteSpan) { found.append(ByteSpan(start: v.start + field.start, end: v.end + field.start, escaped: v.escaped)) }
+        var s = JSONScanner(UnsafeRawBufferPointer(start: base + field.start, count: field.end - field.start))
+        do {
+            guard !field.isEmpty, try s.peek() == UInt8(ascii: "[") else { throw JSONError(offset: 0, reason: .unexpectedEnd) }
+            try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                if try s.peek() == UInt8(ascii: "{") {
+                    var value: ByteSpan?
+                    try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
+                        if value == nil && (s.key(key, is: k1) || s.key(key, is: k2)) {
+                            value = try s.stringOrSkip()
+                        } else {
+                            try s.skipValue()
+                        }
+                    }
+                    if let value { add(value) }
+                } else if let value = try s.stringOrSkip() {
+                    add(value)
+                }
+            }
+            s.skipWhitespace()
+            if s.pos != s.count { throw JSONError(offset: s.pos, reason: .trailingBytes) }
+        } catch {
+            found = words(field)
+        }
+        for span in found {
+            let name = withoutSign(span)
+            if !name.isEmpty { decoder.appendExternal(name) }
+        }
+        return first..<decoder.externalSpanCount
+    }
+
+    /// Words of a field that is not a JSON array: `#a #b`, `a, b`, `a;b`, `['a', 'b']`.
+    private func words(_ field: ByteSpan) -> [ByteSpan] {
+        var out: [ByteSpan] = []
+        var i = field.start, start = -1
+        while i <= field.end {
+            let c: UInt8 = i < field.end ? scratch[i] : 0x20
+            let separator = isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: ";") || c == UInt8(ascii: "|")
+                || c == UInt8(ascii: "[") || c == UInt8(ascii: "]") || c == UInt8(ascii: "\"") || c == UInt8(ascii: "'")
+            if separator {
+                if start >= 0 { out.append(ByteSpan(start: start, end: i, escaped: false)) }
+                start = -1
+            } else if start < 0 {
+                start = i
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// Drops a leading `#`, `@`, `＃` or `＠`.
+    private func withoutSign(_ s: ByteSpan) -> ByteSpan {
+        var s = s
+        guard s.start < s.end else { return s }
+        let c = scratch[s.start]
+        if c == UInt8(ascii: "#") || c == UInt8(ascii: "@") {
+            s.start += 1
+        } else if c == 0xEF && s.end - s.start >= 3 && scratch[s.start + 1] == 0xBC
+                    && (scratch[s.start + 2] == 0x83 || scratch[s.start + 2] == 0xA0) {
+            s.start += 3
+        }
+        return s
+    }
+}
+
+/// A CSV row that is not a tweet (SPEC §8: a bad record, with its line).
+struct CSVRowError: Error {
+    var message: String
+}
