@@ -106,9 +106,17 @@ final class Database {
     // MARK: Statements
 
     /// Runs SQL text without results (a script of statements separated by `;`).
-    func execute(_ sql: String) throws(StoreError) {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), "run \(sql.prefix(60))")
+    ///
+    /// - Parameter action: what it does, for an error message ("cannot *commit …*").
+    func execute(_ sql: String, _ action: String? = nil) throws(StoreError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), action ?? "run \(sql.prefix(60))")
     }
+
+    /// Starts a write transaction, taking SQLite's write lock at once.
+    func begin() throws(StoreError) { try execute("BEGIN IMMEDIATE", "start writing to the store") }
+
+    /// Commits the open transaction: from here on it survives a crash.
+    func commit() throws(StoreError) { try execute("COMMIT", "commit a batch to the store") }
 
     /// The prepared statement for `sql`, prepared on first use and reset on
     /// every later one, ready to bind (every parameter: bindings stay from
@@ -145,10 +153,10 @@ final class Database {
     /// `BEGIN IMMEDIATE` takes the write lock at once, so two writers wait
     /// for each other at the start instead of failing halfway.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try begin()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             rollback()

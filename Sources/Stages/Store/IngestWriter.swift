@@ -96,7 +96,7 @@ final class IngestWriter {
         try s.bind(10, run)
         try s.run()
         try db.execute(Store.bumpGeneration)
-        try db.execute("COMMIT")
+        try db.commit()
         inTransaction = false
         totals.files += batchFiles
         totals.bytes += batchBytes
@@ -117,7 +117,7 @@ final class IngestWriter {
 
     private func begin() throws(StoreError) {
         guard !inTransaction else { return }
-        try db.execute("BEGIN IMMEDIATE")
+        try db.begin()
         inTransaction = true
     }
 

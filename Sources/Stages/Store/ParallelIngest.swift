@@ -20,7 +20,7 @@ struct ParallelIngest {
     var maxRecord: Int
     var keepText: Bool
     var chunkSize: Int
-    var buffered = 32
+    var buffered = 16
 
     /// Runs the units; `consume` gets every chunk in input order, with the
     /// unit index and whether it is the unit's last chunk.

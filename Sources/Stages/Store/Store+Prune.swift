@@ -59,7 +59,7 @@ extension Store {
                     """)
                 return (removed, try tweetCount)
             }
-            try db.execute("VACUUM")
+            try db.execute("VACUUM", "rewrite the store without the freed space (it needs as much free disk as the store)")
             try checkpoint()
             let after = fileSize()
             try endRun(run, outcome: "ok",
