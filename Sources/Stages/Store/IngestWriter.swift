@@ -180,8 +180,13 @@ final class IngestWriter {
         mentions[(i == 0 ? 0 : mentionEnds[i - 1])..<mentionEnds[i]]
     }
 
-    /// Which of `ids` the store holds: one query per slice of ids.
+    /// Which of `ids` the store holds: one query per slice of ids, none at
+    /// all when the batch lies outside the stored ids (a stream appends newer ids).
     private func existing(_ ids: [Int64]) throws(StoreError) -> Set<Int64> {
+        guard let low = ids.min(), let high = ids.max() else { return [] }
+        let bounds = try db.statement("SELECT min(id), max(id) FROM tweet")
+        let stored = try bounds.first { s in s.isNull(0) ? nil : s.int64(0)...s.int64(1) } ?? nil
+        guard let stored, stored.overlaps(low...high) else { return [] }
         let n = IngestWriter.existenceSlice
         let query = try db.statement("SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
         var found = Set<Int64>()
