@@ -95,7 +95,7 @@ final class IngestWriter {
         try s.bind(9, Store.now())
         try s.bind(10, run)
         try s.run()
-        try db.execute(Store.bumpGeneration)
+        try db.run(Store.bumpGeneration)
         try db.commit()
         inTransaction = false
         totals.files += batchFiles

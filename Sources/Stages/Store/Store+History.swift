@@ -51,7 +51,7 @@ extension Store {
     /// writer lock, so no other is running.
     func startRun(_ command: String, inputs: [String]) throws(StoreError) -> Int64 {
         try db.transaction { () throws(StoreError) -> Int64 in
-            try db.execute("""
+            try db.run("""
                 UPDATE run SET outcome = 'interrupted',
                     message = 'ended without finishing (killed, crashed or power cut); its committed batches are kept'
                 WHERE outcome = 'running'

@@ -36,7 +36,7 @@ extension Store {
                 try recount(db.lastInsertRowID, term)
                 added.append(term)
             }
-            try db.execute(Store.bumpGeneration)
+            try db.run(Store.bumpGeneration)
             return added
         }
     }
@@ -54,7 +54,7 @@ extension Store {
                 try s.run()
                 if db.changes > 0 { removed.append(term) }
             }
-            try db.execute(Store.bumpGeneration)
+            try db.run(Store.bumpGeneration)
             return removed
         }
     }
