@@ -36,8 +36,11 @@ final class IngestWriter {
     private var batchBytes: Int64 = 0
     private var batchSkipped = 0
 
+    /// Ids asked about in one existence query, keys in one mention query.
     static let existenceSlice = 500
     static let mentionSlice = 200
+    private static let existenceQuery = "SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: existenceSlice).joined(separator: ",") + ")"
+    private static let mentionQuery = "SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: mentionSlice).joined(separator: ",") + ")"
 
     init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [TrackedTerm]) {
         self.db = db
@@ -73,17 +76,15 @@ final class IngestWriter {
 
     /// Writes the open batch and commits it, with the run's counters and,
     /// when given, how the run ended.
-    func commit(outcome: String? = nil, message: String? = nil) throws(StoreError) {
+    func commit(outcome: String? = nil) throws(StoreError) {
         try begin()
-        try writeBatch()
+        let new = try writeBatch()
         let s = try db.statement("""
             UPDATE run SET files = files + ?1, bytes = bytes + ?2, tweets_read = tweets_read + ?3,
                 tweets_new = tweets_new + ?4, tweets_known = tweets_known + ?5, skipped = skipped + ?6,
-                outcome = coalesce(?7, outcome), message = coalesce(?8, message),
-                finished_at = CASE WHEN ?7 IS NULL THEN finished_at ELSE ?9 END
-            WHERE id = ?10
+                outcome = coalesce(?7, outcome), finished_at = CASE WHEN ?7 IS NULL THEN finished_at ELSE ?8 END
+            WHERE id = ?9
             """)
-        let new = batchNew
         try s.bind(1, Int64(batchFiles))
         try s.bind(2, batchBytes)
         try s.bind(3, Int64(batchRead))
@@ -91,9 +92,8 @@ final class IngestWriter {
         try s.bind(5, Int64(batchRead - new))
         try s.bind(6, Int64(batchSkipped))
         try s.bind(7, outcome)
-        try s.bind(8, message)
-        try s.bind(9, Store.now())
-        try s.bind(10, run)
+        try s.bind(8, Store.now())
+        try s.bind(9, run)
         try s.run()
         try db.run(Store.bumpGeneration)
         try db.commit()
@@ -104,7 +104,7 @@ final class IngestWriter {
         totals.new += new
         totals.known += batchRead - new
         totals.skipped += batchSkipped
-        batchFiles = 0; batchBytes = 0; batchRead = 0; batchSkipped = 0; batchNew = 0
+        batchFiles = 0; batchBytes = 0; batchRead = 0; batchSkipped = 0
     }
 
     /// Drops the open batch (the run failed or was stopped).
@@ -112,8 +112,6 @@ final class IngestWriter {
         db.rollback()
         inTransaction = false
     }
-
-    private var batchNew = 0
 
     private func begin() throws(StoreError) {
         guard !inTransaction else { return }
@@ -123,7 +121,10 @@ final class IngestWriter {
 
     // MARK: Writing a batch
 
-    private func writeBatch() throws(StoreError) {
+    /// Writes the open batch's new tweets, links, kept counts and finished files.
+    ///
+    /// - Returns: how many of the batch's tweets were new.
+    private func writeBatch() throws(StoreError) -> Int {
         defer {
             ids.removeAll(keepingCapacity: true)
             createdAt.removeAll(keepingCapacity: true)
@@ -141,7 +142,6 @@ final class IngestWriter {
         for i in ids.indices where !known.contains(ids[i]) && taken.insert(ids[i]).inserted {
             fresh.append(i)
         }
-        batchNew = fresh.count
         fresh.sort { ids[$0] < ids[$1] }
 
         try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
@@ -174,6 +174,7 @@ final class IngestWriter {
             try insertSource.bind(5, run)
             try insertSource.run()
         }
+        return fresh.count
     }
 
     private func mentionsOf(_ i: Int) -> ArraySlice<Int64> {
@@ -188,7 +189,7 @@ final class IngestWriter {
         let stored = try bounds.first { s in s.isNull(0) ? nil : s.int64(0)...s.int64(1) } ?? nil
         guard let stored, stored.overlaps(low...high) else { return [] }
         let n = IngestWriter.existenceSlice
-        let query = try db.statement("SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        let query = try db.statement(IngestWriter.existenceQuery)
         var found = Set<Int64>()
         var start = 0
         while start < ids.count {
@@ -211,7 +212,7 @@ final class IngestWriter {
         }
         guard !missing.isEmpty else { return result }
         let n = IngestWriter.mentionSlice
-        let query = try db.statement("SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        let query = try db.statement(IngestWriter.mentionQuery)
         var start = 0
         while start < missing.count {
             let slice = missing[start..<min(missing.count, start + n)]
