@@ -56,10 +56,7 @@ struct ReportCommand {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--store": store = try value()
-            case "--wait":
-                let v = try value()
-                guard let s = Double(v), s >= 0, s.isFinite else { throw UsageError("--wait takes a number of seconds, not '\(v)'") }
-                wait = s
+            case "--wait": wait = try StoreOptions.seconds(try value())
             default:
                 throw UsageError.unknownOption(name, known: Self.options)
             }

@@ -14,7 +14,7 @@ final class IngestWriter {
     private let run: Int64
     private let batchSize: Int
     private let keepText: Bool
-    private var tracked: [TrackedTerm]
+    private var tracked: [(id: Int64, term: StoredTerm)]
 
     // The open batch, in input order.
     private var ids: [Int64] = []
@@ -42,7 +42,7 @@ final class IngestWriter {
     private static let existenceQuery = "SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: existenceSlice).joined(separator: ",") + ")"
     private static let mentionQuery = "SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: mentionSlice).joined(separator: ",") + ")"
 
-    init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [TrackedTerm]) {
+    init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [(id: Int64, term: StoredTerm)]) {
         self.db = db
         self.run = run
         self.batchSize = max(1, batchSize)
@@ -243,32 +243,39 @@ final class IngestWriter {
 
     /// Adds the batch's new tweets to the kept counts of every tracked term.
     private func keepCounts(_ fresh: [Int]) throws(StoreError) {
-        for t in tracked.indices where tracked[t].mention == nil {
-            if let key = tracked[t].term.mentionKey { tracked[t].mention = mentionIDs[key] }
+        for t in tracked.indices where tracked[t].term.mention == nil {
+            if let key = tracked[t].term.term.mentionKey { tracked[t].term.mention = mentionIDs[key] }
         }
         let upsert = try db.statement("""
             INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)
             ON CONFLICT(term, mention) DO UPDATE SET count = count + excluded.count
             """)
         let addTweets = try db.statement("UPDATE term SET tweets = tweets + ?1 WHERE id = ?2")
-        for term in tracked {
+        var prepared: [[Unicode.Scalar]?] = Array(repeating: nil, count: ids.count)
+        for (id, term) in tracked {
             var tweets = 0
             var counts: [Int64: Int64] = [:]
-            for i in fresh where term.matches(mentions: mentionsOf(i), author: authors[i], text: keepText ? texts[i] : nil) {
+            for i in fresh {
+                let set = mentionsOf(i)
+                let hit = term.matches(carries: set.contains, author: authors[i]) {
+                    if prepared[i] == nil, keepText, let text = texts[i] { prepared[i] = WordMatch.prepare(text) }
+                    return prepared[i]
+                }
+                guard hit else { continue }
                 tweets += 1
-                for m in mentionsOf(i) { counts[m, default: 0] += 1 }
+                for m in set { counts[m, default: 0] += 1 }
             }
             guard tweets > 0 else { continue }
             for (mention, count) in counts.sorted(by: { $0.key < $1.key }) {
                 upsert.reset()
-                try upsert.bind(1, term.id)
+                try upsert.bind(1, id)
                 try upsert.bind(2, mention)
                 try upsert.bind(3, count)
                 try upsert.run()
             }
             addTweets.reset()
             try addTweets.bind(1, Int64(tweets))
-            try addTweets.bind(2, term.id)
+            try addTweets.bind(2, id)
             try addTweets.run()
         }
     }
@@ -285,29 +292,4 @@ public struct RunTotals: Equatable, Sendable {
     public var skipped = 0
 
     public init() {}
-}
-
-/// A term the store keeps counts for, as the writer matches it.
-struct TrackedTerm {
-    var id: Int64
-    var term: Term
-    /// The store's id of the term's mention key (`#tag`, `@name`), once it exists.
-    var mention: Int64?
-    var word: WordMatch?
-
-    init(id: Int64, term: Term, mention: Int64?) {
-        self.id = id
-        self.term = term
-        self.mention = mention
-        word = term.kind == .word ? WordMatch(term.key) : nil
-    }
-
-    func matches(mentions: ArraySlice<Int64>, author: Int64?, text: String?) -> Bool {
-        switch term.kind {
-        case .all: return true
-        case .hashtag, .user: return mention.map(mentions.contains) ?? false
-        case .author: return mention != nil && author == mention
-        case .word: return text.map { word!.matches($0) } ?? false
-        }
-    }
 }

@@ -67,10 +67,9 @@ extension Store {
     /// only this connection sees its changes: scan with `parallel` false.
     func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts]? {
         guard !terms.isEmpty else { return [:] }
-        var targets: [TermScan.Target] = []
+        var targets: [StoredTerm] = []
         for term in terms {
-            targets.append(TermScan.Target(term: term, mention: try term.mentionKey.flatMap(mentionID),
-                                           word: term.kind == .word ? WordMatch(term.key) : nil))
+            targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
         }
         let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount

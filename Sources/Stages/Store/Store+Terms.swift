@@ -80,11 +80,10 @@ extension Store {
     }
 
     /// The tracked terms as the ingest writer matches them.
-    func trackedTerms() throws(StoreError) -> [TrackedTerm] {
-        let kept = try keptTerms()
-        var out: [TrackedTerm] = []
-        for (term, id) in kept.sorted(by: { $0.value < $1.value }) {
-            out.append(TrackedTerm(id: id, term: term, mention: try term.mentionKey.flatMap(mentionID)))
+    func trackedTerms() throws(StoreError) -> [(id: Int64, term: StoredTerm)] {
+        var out: [(Int64, StoredTerm)] = []
+        for (term, id) in try keptTerms().sorted(by: { $0.value < $1.value }) {
+            out.append((id, StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID))))
         }
         return out
     }
