@@ -27,12 +27,12 @@ struct ExportCommand: Command {
 
     static let usageLine = "usage: smashtag export --store FILE > snapshot.ndjson"
 
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
 
     init(arguments: [String]) throws(UsageError) {
         var reader = OptionReader(arguments)
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
@@ -41,18 +41,18 @@ struct ExportCommand: Command {
         if let extra = reader.positional.first {
             throw UsageError("export writes to standard output and takes no paths, not '\(extra)': smashtag export > \(extra)")
         }
-        _ = try store.require("export")
+        _ = try storeOptions.require("export")
     }
 
     func run() -> Int32 {
         do {
-            let db = try Store(path: store.path!, access: .read, wait: store.wait)
+            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
             var closed = false
-            let n = try db.export { lines in
+            let n = try store.export { lines in
                 closed = !Console.writeStdout(lines)
                 return !closed
             }
-            if !store.quiet && !closed { Console.writeStderr("smashtag: exported \(n) tweets from \(store.path!)\n") }
+            if !storeOptions.quiet && !closed { Console.writeStderr("smashtag: exported \(n) tweets from \(storeOptions.path!)\n") }
             return 0
         } catch {
             return storeFailure(error)

@@ -27,13 +27,13 @@ struct HistoryCommand: Command {
 
     static let usageLine = "usage: smashtag history --store FILE [--format FORMAT]"
 
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
     var format: ReportFormat?
 
     init(arguments: [String]) throws(UsageError) {
         var reader = OptionReader(arguments)
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             case "--format": format = try reader.format()
@@ -41,13 +41,13 @@ struct HistoryCommand: Command {
             }
         }
         if let extra = reader.positional.first { throw UsageError("history takes no arguments, not '\(extra)'") }
-        _ = try store.require("history")
+        _ = try storeOptions.require("history")
     }
 
     func run() -> Int32 {
         do {
-            let db = try Store(path: store.path!, access: .read, wait: store.wait)
-            _ = Console.writeStdout(RunRecord.listing(try db.history()).render(as: defaultFormat(format)))
+            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
+            _ = Console.writeStdout(RunRecord.listing(try store.history()).render(as: defaultFormat(format)))
             return 0
         } catch {
             return storeFailure(error)

@@ -66,7 +66,7 @@ struct IngestCommand: Command {
 
     var command = "ingest"
     var paths: [String] = []
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
     var keepText = false
     var options = IngestOptions(jobs: ProcessInfo.processInfo.activeProcessorCount)
     var strict = false
@@ -82,7 +82,7 @@ struct IngestCommand: Command {
         options.command = command
         var reader = OptionReader(arguments)
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(command == "import" ? Self.importUsage : Self.usage)
             case "--keep-text": keepText = true
@@ -99,17 +99,17 @@ struct IngestCommand: Command {
                              ? "give the snapshot to import, as in: smashtag import snapshot.ndjson --store tweets.db"
                              : "give the dumps to ingest, as in: smashtag ingest dumps/ --store tweets.db (`-` reads standard input)")
         }
-        _ = try store.require(command)
+        _ = try storeOptions.require(command)
     }
 
     func run() -> Int32 {
         let started = DispatchTime.now()
-        let console = Console(quiet: store.quiet)
-        let path = store.path!
+        let console = Console(quiet: storeOptions.quiet)
+        let path = storeOptions.path!
         do {
-            let db = try Store(path: path, access: .write(command: "\(command) \(paths.joined(separator: " "))"),
-                               create: true, wait: store.wait)
-            if keepText, !(try db.enableText()) {
+            let store = try Store(path: path, access: .write(command: "\(command) \(paths.joined(separator: " "))"),
+                                  create: true, wait: storeOptions.wait)
+            if keepText, !(try store.enableText()) {
                 return usageFailure(UsageError("--keep-text: the store \(path) already holds tweets without their text, "
                                                + "and a store keeps text for all its tweets or none; start a new store to keep text"),
                                     usageLine: Self.usageLine)
@@ -121,7 +121,7 @@ struct IngestCommand: Command {
                 if strict { return 1 }
             }
             let control = RunControl(strict: strict)
-            let outcome = try db.ingest(plan, inputs: paths, options: options, control: control)
+            let outcome = try store.ingest(plan, inputs: paths, options: options, control: control)
             let problems = plan.problems + outcome.problems
             console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
             if strict, let p = control.stoppingProblem {
@@ -138,17 +138,17 @@ struct IngestCommand: Command {
     }
 
     private func summary(_ o: IngestOutcome, console: Console, started: DispatchTime) {
-        guard !store.quiet else { return }
+        guard !storeOptions.quiet else { return }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let s = o.stats, t = o.totals
-        var text = "smashtag: \(command) run \(o.run) into \(store.path!): \(s.inputs) \(s.inputs == 1 ? "input" : "inputs"), "
+        var text = "\(command) run \(o.run) into \(storeOptions.path!): \(s.inputs) \(s.inputs == 1 ? "input" : "inputs"), "
             + String(format: "%.1f MB, %d tweets read: %d new, %d already known", Double(s.bytes) / 1e6, t.read, t.new, t.known)
         if s.notices > 0 { text += " (\(s.notices) stream notices skipped)" }
         if o.unchanged > 0 { text += "; \(o.unchanged) unchanged \(o.unchanged == 1 ? "file" : "files") not read again" }
         if s.skippedMembers > 0 { text += "; \(s.skippedMembers) non-tweet files or members passed over" }
         text += String(format: "; %.2f s", elapsed)
         if elapsed > 0 && t.read > 0 { text += String(format: " (%.0f tweets/s)", Double(t.read) / elapsed) }
-        console.warn(String(text.dropFirst("smashtag: ".count)))
+        console.warn(text)
     }
 }
 

@@ -38,14 +38,14 @@ struct PruneCommand: Command {
 
     static let usageLine = "usage: smashtag prune (--older-than AGE | --keep-tweets N) --store FILE"
 
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
     var rule: PruneRule?
 
     init(arguments: [String]) throws(UsageError) {
         var reader = OptionReader(arguments)
         var rules: [PruneRule] = []
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             case "--older-than": rules.append(.createdBefore(try Self.cutoff(try reader.value(), now: Date())))
@@ -58,7 +58,7 @@ struct PruneCommand: Command {
             throw UsageError("give one of --older-than AGE or --keep-tweets N, as in: smashtag prune --older-than 30d --store tweets.db")
         }
         rule = rules[0]
-        _ = try store.require("prune")
+        _ = try storeOptions.require("prune")
     }
 
     /// Seconds since 1970 before which tweets go: `30d` ago, or a date.
@@ -73,9 +73,9 @@ struct PruneCommand: Command {
 
     func run() -> Int32 {
         do {
-            let db = try Store(path: store.path!, access: .write(command: "prune"), wait: store.wait)
-            let o = try db.prune(rule!)
-            if !store.quiet {
+            let store = try Store(path: storeOptions.path!, access: .write(command: "prune"), wait: storeOptions.wait)
+            let o = try store.prune(rule!)
+            if !storeOptions.quiet {
                 Console.writeStderr("smashtag: prune run \(o.run) (\(rule!)): removed \(o.removed) tweets, kept \(o.kept); "
                                     + "store \(o.bytesBefore) → \(o.bytesAfter) bytes\n")
             }

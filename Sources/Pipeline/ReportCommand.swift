@@ -76,10 +76,7 @@ struct ReportCommand {
                 progress = m
             case "--stats": statsPath = try value()
             case "--store": store = try value()
-            case "--wait":
-                let v = try value()
-                guard let s = Double(v), s >= 0, s.isFinite else { throw UsageError("--wait takes a number of seconds, not '\(v)'") }
-                wait = s
+            case "--wait": wait = try StoreOptions.seconds(try value())
             default:
                 throw UsageError.unknownOption(name, known: Self.options)
             }
@@ -207,13 +204,13 @@ extension ReportCommand {
     /// `report --store`: the same report, from the store alone (SPEC §10).
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
-            let db = try Store(path: path, access: .read, wait: wait)
-            let reports = try db.reports(terms, minCount: minCount, top: top)
+            let store = try Store(path: path, access: .read, wait: wait)
+            let reports = try store.reports(terms, minCount: minCount, top: top)
             let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
             guard Console.writeStdout(ReportWriter.render(reports, as: format, width: Console.terminalWidth())) else { return 0 }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(path), \(try db.tweetCount) tweets; matched "
+                Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
                                     + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
                                     + String(format: "; %.2f s\n", elapsed))
             }

@@ -43,16 +43,19 @@ struct StoreOptions {
         case "--store":
             path = try reader.value()
             explicit = true
-        case "--wait":
-            let v = try reader.value()
-            guard let s = Double(v), s >= 0, s.isFinite else {
-                throw UsageError("--wait takes a number of seconds (0 or more), not '\(v)'")
-            }
-            wait = s
+        case "--wait": wait = try StoreOptions.seconds(try reader.value())
         case "-q", "--quiet": quiet = true
         default: return false
         }
         return true
+    }
+
+    /// The value of `--wait`: seconds, 0 or more.
+    static func seconds(_ v: String) throws(UsageError) -> Double {
+        guard let s = Double(v), s >= 0, s.isFinite else {
+            throw UsageError("--wait takes a number of seconds (0 or more), not '\(v)'")
+        }
+        return s
     }
 
     /// The store's path, or a usage error saying how to name one.

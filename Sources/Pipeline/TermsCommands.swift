@@ -35,7 +35,7 @@ struct TrackCommand: Command {
 
     var untrack = false
     var terms: [Term] = []
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
 
     init(arguments: [String]) throws(UsageError) {
         try self.init(arguments: arguments, untrack: false)
@@ -45,7 +45,7 @@ struct TrackCommand: Command {
         self.untrack = untrack
         var reader = OptionReader(arguments)
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
@@ -56,22 +56,22 @@ struct TrackCommand: Command {
             throw UsageError("give the terms to \(verb), as in: smashtag \(verb) '#stanford' --store tweets.db")
         }
         terms = try parseTerms(reader.positional)
-        _ = try store.require(verb)
+        _ = try storeOptions.require(verb)
     }
 
     func run() -> Int32 {
-        let console = Console(quiet: store.quiet)
+        let console = Console(quiet: storeOptions.quiet)
         let verb = untrack ? "untrack" : "track"
         do {
-            let db = try Store(path: store.path!, access: .write(command: verb), create: !untrack, wait: store.wait)
+            let store = try Store(path: storeOptions.path!, access: .write(command: verb), create: !untrack, wait: storeOptions.wait)
             if untrack {
-                let removed = try db.untrack(terms)
+                let removed = try store.untrack(terms)
                 for term in terms where !removed.contains(term) { console.warn("\(term) was not tracked") }
-                if !store.quiet && !removed.isEmpty { console.warn("untracked " + removed.map(\.description).joined(separator: ", ")) }
+                if !storeOptions.quiet && !removed.isEmpty { console.warn("untracked " + removed.map(\.description).joined(separator: ", ")) }
             } else {
-                let added = try db.track(terms)
-                if !store.quiet {
-                    let counts = Dictionary(try db.terms().map { ($0.term, $0.tweets) }, uniquingKeysWith: { a, _ in a })
+                let added = try store.track(terms)
+                if !storeOptions.quiet {
+                    let counts = Dictionary(try store.terms().map { ($0.term, $0.tweets) }, uniquingKeysWith: { a, _ in a })
                     for term in terms {
                         console.warn(added.contains(term) ? "tracking \(term): \(counts[term] ?? 0) tweets so far"
                                                           : "\(term) was tracked already")
@@ -121,13 +121,13 @@ struct TermsCommand: Command {
 
     static let usageLine = "usage: smashtag terms --store FILE [--format FORMAT]"
 
-    var store = StoreOptions()
+    var storeOptions = StoreOptions()
     var format: ReportFormat?
 
     init(arguments: [String]) throws(UsageError) {
         var reader = OptionReader(arguments)
         while let name = reader.next() {
-            if try store.parse(name, &reader) { continue }
+            if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             case "--format": format = try reader.format()
@@ -135,13 +135,13 @@ struct TermsCommand: Command {
             }
         }
         if let extra = reader.positional.first { throw UsageError("terms takes no arguments, not '\(extra)'") }
-        _ = try store.require("terms")
+        _ = try storeOptions.require("terms")
     }
 
     func run() -> Int32 {
         do {
-            let db = try Store(path: store.path!, access: .read, wait: store.wait)
-            _ = Console.writeStdout(Store.listing(try db.terms()).render(as: defaultFormat(format)))
+            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
+            _ = Console.writeStdout(Store.listing(try store.terms()).render(as: defaultFormat(format)))
             return 0
         } catch {
             return storeFailure(error)

@@ -140,11 +140,16 @@ final class StoreIngestTests: XCTestCase {
         XCTAssertTrue(csv.hasPrefix("run,started,finished,command,outcome,inputs,"), csv)
     }
 
-    func testARunLeftRunningIsMarkedInterruptedByTheNext() throws {
+    func testARunLeftRunningIsShownInterruptedAndMarkedSoByTheNext() throws {
         let folder = try StoreFolder()
         let store = try Store.writable(folder.path("s.db"))
         _ = try store.startRun("ingest", inputs: ["killed.jsonl"])  // as a killed run leaves it
-        try store.ingest([StoreFixtures.samplePaths[0]])
-        XCTAssertEqual(try store.history().map(\.outcome), ["interrupted", "ok"])
+        XCTAssertEqual(try store.history().map(\.outcome), ["running"], "its own run, while it holds the lock")
+        store.close()
+        XCTAssertEqual(try Store(path: folder.path("s.db"), access: .read).history().map(\.outcome), ["interrupted"])
+        let next = try Store.writable(folder.path("s.db"))
+        try next.ingest([StoreFixtures.samplePaths[0]])
+        XCTAssertEqual(try next.history().map(\.outcome), ["interrupted", "ok"])
+        XCTAssertEqual(try next.db.integer("SELECT count(*) FROM run WHERE outcome = 'interrupted'"), 1, "recorded, not only shown")
     }
 }

@@ -10,6 +10,9 @@ import Glibc
 /// `sqlite3_exec`, `sqlite3_prepare_v3`, `sqlite3_bind_*`, `sqlite3_step`,
 /// `sqlite3_column_*`, …) and every return code goes through one function,
 /// `check`, which turns a failure into a `StoreError` naming the store.
+/// Three are let go on purpose: `sqlite3_reset` and `sqlite3_finalize`
+/// repeat the error of the statement's last step (already thrown), and
+/// `sqlite3_close_v2` cannot fail; a `ROLLBACK` after a failure is best effort.
 ///
 /// Statements are prepared once per connection and reused (`statement(_:)`
 /// caches them by their SQL text), so a hot loop binds and steps only.
@@ -43,8 +46,8 @@ final class Database {
             defer { sqlite3_close_v2(db); handle = nil }
             try check(rc, "open the store")
         }
-        sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, Int32(min(max(0, busyTimeout), 86_400) * 1000))
+        try check(sqlite3_extended_result_codes(db, 1), "open the store")
+        try check(sqlite3_busy_timeout(db, Int32(min(max(0, busyTimeout), 86_400) * 1000)), "open the store")
     }
 
     deinit { close() }
@@ -105,10 +108,26 @@ final class Database {
 
     // MARK: Statements
 
-    /// Runs SQL text without results (a script of statements separated by `;`).
-    func execute(_ sql: String) throws(StoreError) {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), "run \(sql.prefix(60))")
+    /// Runs SQL text once, without results: a script of statements separated
+    /// by `;` (schema steps, pragmas). Statements run again and again go
+    /// through `run` or `statement`, which prepare them once.
+    ///
+    /// - Parameter action: what it does, for an error message ("cannot *rewrite …*").
+    func execute(_ sql: String, _ action: String? = nil) throws(StoreError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), action ?? "run \(sql.prefix(60))")
     }
+
+    /// Starts a write transaction, taking SQLite's write lock at once.
+    func begin() throws(StoreError) { try run("BEGIN IMMEDIATE", action: "start writing to the store") }
+
+    /// Commits the open transaction: from here on it survives a crash.
+    func commit() throws(StoreError) { try run("COMMIT", action: "commit a batch to the store") }
+
+    /// Starts a read transaction: every query until `endRead` sees one committed snapshot.
+    func beginRead() throws(StoreError) { try run("BEGIN") }
+
+    /// Ends a read transaction (a failure to end one is not worth reporting).
+    func endRead() { try? run("COMMIT") }
 
     /// The prepared statement for `sql`, prepared on first use and reset on
     /// every later one, ready to bind (every parameter: bindings stay from
@@ -134,10 +153,12 @@ final class Database {
     }
 
     /// Runs one statement that returns no rows, with integer bindings.
-    func run(_ sql: String, _ bindings: [Int64] = []) throws(StoreError) {
+    ///
+    /// - Parameter action: what it does, for an error message.
+    func run(_ sql: String, _ bindings: [Int64] = [], action: String = "read or write the store") throws(StoreError) {
         let s = try statement(sql)
         for (i, v) in bindings.enumerated() { try s.bind(Int32(i + 1), v) }
-        try s.run()
+        try s.run(action: action)
     }
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
@@ -145,10 +166,10 @@ final class Database {
     /// `BEGIN IMMEDIATE` takes the write lock at once, so two writers wait
     /// for each other at the start instead of failing halfway.
     func transaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        try execute("BEGIN IMMEDIATE")
+        try begin()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try commit()
             return result
         } catch {
             rollback()
@@ -225,10 +246,10 @@ final class Statement {
     ///
     /// - Returns: true when a row is ready to read, false when done.
     @discardableResult
-    func step() throws(StoreError) -> Bool {
+    func step(action: @autoclosure () -> String = "read or write the store") throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
-        try database.check(rc, "read or write the store")
+        try database.check(rc, action())
         return false
     }
 
@@ -244,8 +265,8 @@ final class Statement {
     func done() { sqlite3_reset(handle) }
 
     /// Steps to the end, for statements that return no rows.
-    func run() throws(StoreError) {
-        while try step() {}
+    func run(action: @autoclosure () -> String = "read or write the store") throws(StoreError) {
+        while try step(action: action()) {}
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -14,7 +14,7 @@ final class IngestWriter {
     private let run: Int64
     private let batchSize: Int
     private let keepText: Bool
-    private var tracked: [TrackedTerm]
+    private var tracked: [(id: Int64, term: StoredTerm)]
 
     // The open batch, in input order.
     private var ids: [Int64] = []
@@ -36,10 +36,13 @@ final class IngestWriter {
     private var batchBytes: Int64 = 0
     private var batchSkipped = 0
 
+    /// Ids asked about in one existence query, keys in one mention query.
     static let existenceSlice = 500
     static let mentionSlice = 200
+    private static let existenceQuery = "SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: existenceSlice).joined(separator: ",") + ")"
+    private static let mentionQuery = "SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: mentionSlice).joined(separator: ",") + ")"
 
-    init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [TrackedTerm]) {
+    init(db: Database, run: Int64, batchSize: Int, keepText: Bool, tracked: [(id: Int64, term: StoredTerm)]) {
         self.db = db
         self.run = run
         self.batchSize = max(1, batchSize)
@@ -73,17 +76,15 @@ final class IngestWriter {
 
     /// Writes the open batch and commits it, with the run's counters and,
     /// when given, how the run ended.
-    func commit(outcome: String? = nil, message: String? = nil) throws(StoreError) {
+    func commit(outcome: String? = nil) throws(StoreError) {
         try begin()
-        try writeBatch()
+        let new = try writeBatch()
         let s = try db.statement("""
             UPDATE run SET files = files + ?1, bytes = bytes + ?2, tweets_read = tweets_read + ?3,
                 tweets_new = tweets_new + ?4, tweets_known = tweets_known + ?5, skipped = skipped + ?6,
-                outcome = coalesce(?7, outcome), message = coalesce(?8, message),
-                finished_at = CASE WHEN ?7 IS NULL THEN finished_at ELSE ?9 END
-            WHERE id = ?10
+                outcome = coalesce(?7, outcome), finished_at = CASE WHEN ?7 IS NULL THEN finished_at ELSE ?8 END
+            WHERE id = ?9
             """)
-        let new = batchNew
         try s.bind(1, Int64(batchFiles))
         try s.bind(2, batchBytes)
         try s.bind(3, Int64(batchRead))
@@ -91,12 +92,11 @@ final class IngestWriter {
         try s.bind(5, Int64(batchRead - new))
         try s.bind(6, Int64(batchSkipped))
         try s.bind(7, outcome)
-        try s.bind(8, message)
-        try s.bind(9, Store.now())
-        try s.bind(10, run)
+        try s.bind(8, Store.now())
+        try s.bind(9, run)
         try s.run()
-        try db.execute(Store.bumpGeneration)
-        try db.execute("COMMIT")
+        try db.run(Store.bumpGeneration)
+        try db.commit()
         inTransaction = false
         totals.files += batchFiles
         totals.bytes += batchBytes
@@ -104,7 +104,7 @@ final class IngestWriter {
         totals.new += new
         totals.known += batchRead - new
         totals.skipped += batchSkipped
-        batchFiles = 0; batchBytes = 0; batchRead = 0; batchSkipped = 0; batchNew = 0
+        batchFiles = 0; batchBytes = 0; batchRead = 0; batchSkipped = 0
     }
 
     /// Drops the open batch (the run failed or was stopped).
@@ -113,17 +113,18 @@ final class IngestWriter {
         inTransaction = false
     }
 
-    private var batchNew = 0
-
     private func begin() throws(StoreError) {
         guard !inTransaction else { return }
-        try db.execute("BEGIN IMMEDIATE")
+        try db.begin()
         inTransaction = true
     }
 
     // MARK: Writing a batch
 
-    private func writeBatch() throws(StoreError) {
+    /// Writes the open batch's new tweets, links, kept counts and finished files.
+    ///
+    /// - Returns: how many of the batch's tweets were new.
+    private func writeBatch() throws(StoreError) -> Int {
         defer {
             ids.removeAll(keepingCapacity: true)
             createdAt.removeAll(keepingCapacity: true)
@@ -141,7 +142,6 @@ final class IngestWriter {
         for i in ids.indices where !known.contains(ids[i]) && taken.insert(ids[i]).inserted {
             fresh.append(i)
         }
-        batchNew = fresh.count
         fresh.sort { ids[$0] < ids[$1] }
 
         try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
@@ -174,16 +174,22 @@ final class IngestWriter {
             try insertSource.bind(5, run)
             try insertSource.run()
         }
+        return fresh.count
     }
 
     private func mentionsOf(_ i: Int) -> ArraySlice<Int64> {
         mentions[(i == 0 ? 0 : mentionEnds[i - 1])..<mentionEnds[i]]
     }
 
-    /// Which of `ids` the store holds: one query per slice of ids.
+    /// Which of `ids` the store holds: one query per slice of ids, none at
+    /// all when the batch lies outside the stored ids (a stream appends newer ids).
     private func existing(_ ids: [Int64]) throws(StoreError) -> Set<Int64> {
+        guard let low = ids.min(), let high = ids.max() else { return [] }
+        let bounds = try db.statement("SELECT min(id), max(id) FROM tweet")
+        let stored = try bounds.first { s in s.isNull(0) ? nil : s.int64(0)...s.int64(1) } ?? nil
+        guard let stored, stored.overlaps(low...high) else { return [] }
         let n = IngestWriter.existenceSlice
-        let query = try db.statement("SELECT id FROM tweet WHERE id IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        let query = try db.statement(IngestWriter.existenceQuery)
         var found = Set<Int64>()
         var start = 0
         while start < ids.count {
@@ -206,7 +212,7 @@ final class IngestWriter {
         }
         guard !missing.isEmpty else { return result }
         let n = IngestWriter.mentionSlice
-        let query = try db.statement("SELECT id, key FROM mention WHERE key IN (" + Array(repeating: "?", count: n).joined(separator: ",") + ")")
+        let query = try db.statement(IngestWriter.mentionQuery)
         var start = 0
         while start < missing.count {
             let slice = missing[start..<min(missing.count, start + n)]
@@ -237,32 +243,39 @@ final class IngestWriter {
 
     /// Adds the batch's new tweets to the kept counts of every tracked term.
     private func keepCounts(_ fresh: [Int]) throws(StoreError) {
-        for t in tracked.indices where tracked[t].mention == nil {
-            if let key = tracked[t].term.mentionKey { tracked[t].mention = mentionIDs[key] }
+        for t in tracked.indices where tracked[t].term.mention == nil {
+            if let key = tracked[t].term.term.mentionKey { tracked[t].term.mention = mentionIDs[key] }
         }
         let upsert = try db.statement("""
             INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)
             ON CONFLICT(term, mention) DO UPDATE SET count = count + excluded.count
             """)
         let addTweets = try db.statement("UPDATE term SET tweets = tweets + ?1 WHERE id = ?2")
-        for term in tracked {
+        var prepared: [[Unicode.Scalar]?] = Array(repeating: nil, count: ids.count)
+        for (id, term) in tracked {
             var tweets = 0
             var counts: [Int64: Int64] = [:]
-            for i in fresh where term.matches(mentions: mentionsOf(i), author: authors[i], text: keepText ? texts[i] : nil) {
+            for i in fresh {
+                let set = mentionsOf(i)
+                let hit = term.matches(carries: set.contains, author: authors[i]) {
+                    if prepared[i] == nil, keepText, let text = texts[i] { prepared[i] = WordMatch.prepare(text) }
+                    return prepared[i]
+                }
+                guard hit else { continue }
                 tweets += 1
-                for m in mentionsOf(i) { counts[m, default: 0] += 1 }
+                for m in set { counts[m, default: 0] += 1 }
             }
             guard tweets > 0 else { continue }
             for (mention, count) in counts.sorted(by: { $0.key < $1.key }) {
                 upsert.reset()
-                try upsert.bind(1, term.id)
+                try upsert.bind(1, id)
                 try upsert.bind(2, mention)
                 try upsert.bind(3, count)
                 try upsert.run()
             }
             addTweets.reset()
             try addTweets.bind(1, Int64(tweets))
-            try addTweets.bind(2, term.id)
+            try addTweets.bind(2, id)
             try addTweets.run()
         }
     }
@@ -279,29 +292,4 @@ public struct RunTotals: Equatable, Sendable {
     public var skipped = 0
 
     public init() {}
-}
-
-/// A term the store keeps counts for, as the writer matches it.
-struct TrackedTerm {
-    var id: Int64
-    var term: Term
-    /// The store's id of the term's mention key (`#tag`, `@name`), once it exists.
-    var mention: Int64?
-    var word: WordMatch?
-
-    init(id: Int64, term: Term, mention: Int64?) {
-        self.id = id
-        self.term = term
-        self.mention = mention
-        word = term.kind == .word ? WordMatch(term.key) : nil
-    }
-
-    func matches(mentions: ArraySlice<Int64>, author: Int64?, text: String?) -> Bool {
-        switch term.kind {
-        case .all: return true
-        case .hashtag, .user: return mention.map(mentions.contains) ?? false
-        case .author: return mention != nil && author == mention
-        case .word: return text.map { word!.matches($0) } ?? false
-        }
-    }
 }

@@ -20,7 +20,8 @@ struct ParallelIngest {
     var maxRecord: Int
     var keepText: Bool
     var chunkSize: Int
-    var buffered = 32
+    var extractor: @Sendable () -> MentionExtractor
+    var buffered = 16
 
     /// Runs the units; `consume` gets every chunk in input order, with the
     /// unit index and whether it is the unit's last chunk.
@@ -31,12 +32,13 @@ struct ParallelIngest {
         let handoff = OrderedHandoff<IngestChunk>(units: units.count, capacity: buffered)
         let next = Atomic<Int>(0)
         let workers = min(jobs, max(1, units.count))
-        let (maxRecord, keepText, chunkSize) = (self.maxRecord, self.keepText, self.chunkSize)
+        let (maxRecord, keepText, chunkSize, makeExtractor) = (self.maxRecord, self.keepText, self.chunkSize, self.extractor)
         let done = DispatchGroup()
         DispatchQueue.global().async(group: done) {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 let reader = InputReader(maxRecord: maxRecord)
-                let scanner = IngestScanner(keepText: keepText, chunkSize: chunkSize, control: control)
+                let scanner = IngestScanner(keepText: keepText, chunkSize: chunkSize, control: control,
+                                            extractor: makeExtractor())
                 var current = 0
                 scanner.emit = { chunk, last in handoff.submit(chunk, unit: current, last: last) }
                 while !control.isStopped {

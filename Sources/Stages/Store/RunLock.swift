@@ -56,6 +56,18 @@ public final class RunLock {
 
     deinit { release() }
 
+    /// Whether a run holds the writer lock of `store` now (without waiting).
+    public static func isHeld(store: String) -> Bool {
+        let fd = open(store + "-lock", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
     /// Gives the lock back (also done when the process ends).
     public func release() {
         guard fd >= 0 else { return }

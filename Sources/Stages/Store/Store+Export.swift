@@ -20,8 +20,8 @@ extension Store {
     ///   id order; memory O(one batch of lines).
     @discardableResult
     public func export(_ write: (String) -> Bool) throws(StoreError) -> Int {
-        try db.execute("BEGIN")
-        defer { try? db.execute("COMMIT") }
+        try db.beginRead()
+        defer { db.endRead() }
         let tweets = try db.statement("""
             SELECT t.id, t.created_at, a.key, t.text FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)

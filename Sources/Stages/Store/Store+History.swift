@@ -21,7 +21,9 @@ public struct RunRecord: Equatable, Sendable {
 }
 
 extension Store {
-    /// Every run, oldest first.
+    /// Every run, oldest first. A run still marked `running` while no run
+    /// holds the writer lock was cut off (killed, power cut): it is shown
+    /// as `interrupted`, as the next writing run will record it.
     public func history() throws(StoreError) -> [RunRecord] {
         let s = try db.statement("""
             SELECT id, command, started_at, finished_at, inputs, files, unchanged, bytes,
@@ -42,6 +44,9 @@ extension Store {
                                   totals: totals, unchanged: Int(s.int64(6)), outcome: s.text(12) ?? "",
                                   message: s.text(13)))
         }
+        if runs.contains(where: { $0.outcome == "running" }) && !RunLock.isHeld(store: path) {
+            for i in runs.indices where runs[i].outcome == "running" { runs[i].outcome = "interrupted" }
+        }
         return runs
     }
 
@@ -51,7 +56,7 @@ extension Store {
     /// writer lock, so no other is running.
     func startRun(_ command: String, inputs: [String]) throws(StoreError) -> Int64 {
         try db.transaction { () throws(StoreError) -> Int64 in
-            try db.execute("""
+            try db.run("""
                 UPDATE run SET outcome = 'interrupted',
                     message = 'ended without finishing (killed, crashed or power cut); its committed batches are kept'
                 WHERE outcome = 'running'

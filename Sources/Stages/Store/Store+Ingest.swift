@@ -9,6 +9,8 @@ public struct IngestOptions: Sendable {
     public var batchSize = 50_000
     /// What the history calls the run: `ingest` or `import`.
     public var command = "ingest"
+    /// Where mentions come from, one extractor per worker [default: the API's entities].
+    public var extractor: @Sendable () -> MentionExtractor = { EntitiesExtractor() }
 
     public init(jobs: Int) { self.jobs = max(1, jobs) }
 }
@@ -77,7 +79,7 @@ extension Store {
         var current = -1
         var lineOffset = 0
         let reader = ParallelIngest(jobs: options.jobs, maxRecord: options.maxRecord, keepText: keepText,
-                                    chunkSize: min(options.batchSize, 8192))
+                                    chunkSize: min(options.batchSize, 8192), extractor: options.extractor)
         do {
             try reader.run(units, control: control) { (u, chunk, last) throws(StoreError) in
                 if u != current {
@@ -91,6 +93,8 @@ extension Store {
                     outcome.problems.append(p)
                 }
                 outcome.skipped.append(contentsOf: chunk.skipped)
+                // Under --strict nothing from the bad record on is written.
+                if control.isStopped { return }
                 try writer.add(chunk)
                 guard last else { return }
                 lineOffset += chunk.lines

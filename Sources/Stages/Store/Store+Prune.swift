@@ -51,7 +51,7 @@ extension Store {
                 }
                 let removed = db.changes
                 for (term, id) in try keptTerms() { try recount(id, term) }
-                try db.execute(Store.bumpGeneration)
+                try db.run(Store.bumpGeneration)
                 try db.run("""
                     DELETE FROM mention WHERE id NOT IN (SELECT mention FROM tweet_mention)
                         AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
@@ -59,7 +59,7 @@ extension Store {
                     """)
                 return (removed, try tweetCount)
             }
-            try db.execute("VACUUM")
+            try db.execute("VACUUM", "rewrite the store without the freed space (it needs as much free disk as the store)")
             try checkpoint()
             let after = fileSize()
             try endRun(run, outcome: "ok",

@@ -34,8 +34,8 @@ extension Store {
         var attempt = 0
         while true {
             // One read transaction: every term sees the same committed state.
-            try db.execute("BEGIN")
-            defer { try? db.execute("COMMIT") }
+            try db.beginRead()
+            defer { db.endRead() }
             let kept = try keptTerms()
             var counts: [Term: TermScan.Counts] = [:]
             for term in terms {
@@ -67,10 +67,9 @@ extension Store {
     /// only this connection sees its changes: scan with `parallel` false.
     func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts]? {
         guard !terms.isEmpty else { return [:] }
-        var targets: [TermScan.Target] = []
+        var targets: [StoredTerm] = []
         for term in terms {
-            targets.append(TermScan.Target(term: term, mention: try term.mentionKey.flatMap(mentionID),
-                                           word: term.kind == .word ? WordMatch(term.key) : nil))
+            targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
         }
         let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount
@@ -90,8 +89,8 @@ extension Store {
             DispatchQueue.concurrentPerform(iterations: parts) { k in
                 let result = Result { () throws(StoreError) -> [TermScan.Counts] in
                     let part = try Store(path: path, access: .read, wait: wait)
-                    try part.db.execute("BEGIN")
-                    defer { try? part.db.execute("COMMIT") }
+                    try part.db.beginRead()
+                    defer { part.db.endRead() }
                     guard try part.generation() == generation else { return [] }
                     let upper = k + 1 < parts ? starts[k + 1] - 1 : Int64.max
                     return try scan.run(part.db, range: starts[k]...upper)

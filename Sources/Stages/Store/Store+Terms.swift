@@ -36,7 +36,7 @@ extension Store {
                 try recount(db.lastInsertRowID, term)
                 added.append(term)
             }
-            try db.execute(Store.bumpGeneration)
+            try db.run(Store.bumpGeneration)
             return added
         }
     }
@@ -54,7 +54,7 @@ extension Store {
                 try s.run()
                 if db.changes > 0 { removed.append(term) }
             }
-            try db.execute(Store.bumpGeneration)
+            try db.run(Store.bumpGeneration)
             return removed
         }
     }
@@ -80,11 +80,10 @@ extension Store {
     }
 
     /// The tracked terms as the ingest writer matches them.
-    func trackedTerms() throws(StoreError) -> [TrackedTerm] {
-        let kept = try keptTerms()
-        var out: [TrackedTerm] = []
-        for (term, id) in kept.sorted(by: { $0.value < $1.value }) {
-            out.append(TrackedTerm(id: id, term: term, mention: try term.mentionKey.flatMap(mentionID)))
+    func trackedTerms() throws(StoreError) -> [(id: Int64, term: StoredTerm)] {
+        var out: [(Int64, StoredTerm)] = []
+        for (term, id) in try keptTerms().sorted(by: { $0.value < $1.value }) {
+            out.append((id, StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID))))
         }
         return out
     }

@@ -14,15 +14,6 @@
 /// - Complexity: O(links + tweets read) time; memory O(terms × distinct
 ///   mentions) for the counts.
 struct TermScan {
-    /// A term as the scan matches it.
-    struct Target {
-        var term: Term
-        /// The store's id of the term's mention key (`#tag`, `@name`, `from:` → `@name`);
-        /// nil when the store never met it (nothing can match then).
-        var mention: Int64?
-        var word: WordMatch?
-    }
-
     /// What one term counted.
     struct Counts {
         var tweets = 0
@@ -34,12 +25,12 @@ struct TermScan {
         }
     }
 
-    var targets: [Target]
+    var targets: [StoredTerm]
     /// The highest mention id of the store: counts are kept in arrays indexed
     /// by mention id when they fit (no hashing in the loop).
     var mentionLimit: Int64
 
-    init(_ targets: [Target], mentionLimit: Int64) {
+    init(_ targets: [StoredTerm], mentionLimit: Int64) {
         self.targets = targets
         self.mentionLimit = mentionLimit
     }
@@ -107,15 +98,9 @@ struct TermScan {
     private func add(_ set: MentionBuffer, author: Int64?, text: String?, to tally: inout Tally) {
         var prepared: [Unicode.Scalar]?
         for (t, target) in targets.enumerated() {
-            let hit: Bool
-            switch target.term.kind {
-            case .all: hit = true
-            case .hashtag, .user: hit = target.mention.map(set.contains) ?? false
-            case .author: hit = target.mention != nil && author == target.mention
-            case .word:
-                guard let text else { hit = false; break }
-                if prepared == nil { prepared = WordMatch.prepare(text) }
-                hit = target.word!.matches(prepared: prepared!)
+            let hit = target.matches(carries: set.contains, author: author) {
+                if prepared == nil, let text { prepared = WordMatch.prepare(text) }
+                return prepared
             }
             if hit { tally.add(set, term: t) }
         }
