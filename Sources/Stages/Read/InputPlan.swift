@@ -145,13 +145,15 @@ public struct InputPlan {
               Magic.detect(head) == .container("tar"),
               let archive = try? ArchiveReader(source: file) else { return nil }
         var starts: [(name: String, start: Int64, regular: Bool)] = []
+        var damaged = false
         do {
-            while let entry = try archive.nextEntry() {
+            while let entry = try archive.nextEntry(damaged: { _ in damaged = true }) {
                 starts.append((entry.path, archive.headerPosition, entry.isRegularFile))
             }
         } catch {
             return nil  // corrupt: read whole, and reported there
         }
+        if damaged { return nil }  // the same
         guard starts.filter(\.regular).count > 1 else { return nil }
         var members: [(name: String, range: Range<Int64>)] = []
         for (i, s) in starts.enumerated() where s.regular {

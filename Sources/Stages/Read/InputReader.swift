@@ -48,6 +48,8 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         case notATweet = "not a tweet"
         case badID = "bad tweet id"
         case tooLong = "record too long"
+        /// Not skipped: the tweet is kept with U+FFFD in place of the bad bytes.
+        case invalidUTF8 = "invalid UTF-8 replaced"
         case unreadable = "unreadable input"
         case corrupt = "corrupt or truncated data"
     }
@@ -187,8 +189,11 @@ public final class InputReader {
                     released = mapped.release(upTo: range.lowerBound)
                 }
             case .tooLong(let line):
-                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
-                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+                handler.problem(tooLong(origin, line))
+                if handler.shouldStop { return framer.line - 1 }
+            case .endless(let line):
+                handler.problem(endless(origin, line))
+                return framer.line - 1
             case .needMore:
                 return framer.line - 1
             }
@@ -202,7 +207,10 @@ public final class InputReader {
         do {
             (prefix, stream) = try sniff(source, count: 4096)
         } catch {
-            handler.problem(InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)"))
+            // A file that cannot be read, or a member or stream damaged before its first bytes.
+            handler.problem(source is FileSource
+                ? InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)")
+                : InputProblem(.corrupt, origin: origin, line: 1, reason: "corrupt or truncated data, nothing could be read: \(error.message)"))
             return 0
         }
         let magic = Magic.detect(prefix)
@@ -222,14 +230,18 @@ public final class InputReader {
         do {
             archive = try ArchiveReader(source: stream)
         } catch {
-            handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "\(magic.name) data: \(error.message)"))
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
+                                         reason: "corrupt or truncated \(magic.name) data, skipped: \(error.message)"))
             return 0
         }
         var lines = 0
         while !handler.shouldStop {
             let entry: ArchiveReader.Entry
             do {
-                guard let next = try archive.nextEntry() else { break }
+                guard let next = try archive.nextEntry(damaged: { error in
+                    handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
+                                                 reason: "damaged \(magic.name) header, its member is lost; the members after it are read (\(error.message))"))
+                }) else { break }
                 entry = next
             } catch {
                 handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
@@ -267,10 +279,14 @@ public final class InputReader {
                                line: line, origin: origin)
                 if handler.shouldStop { return framer.line - 1 }
             case .tooLong(let line):
-                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
-                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+                handler.problem(tooLong(origin, line))
+            case .endless(let line):
+                handler.problem(endless(origin, line))
+                return framer.line - 1
             case .needMore:
-                if atEnd { return framer.line - 1 }
+                // Between reads, so that --strict or an interrupt also stops a stream
+                // that yields no records (an over-long one being skipped).
+                if atEnd || handler.shouldStop { return framer.line - 1 }
                 let keep = framer.retainFrom
                 if keep > 0 {
                     if filled > keep { memmove(buffer.baseAddress!, buffer.baseAddress! + keep, filled - keep) }
@@ -289,6 +305,18 @@ public final class InputReader {
                 }
             }
         }
+    }
+
+    private func tooLong(_ origin: Origin, _ line: Int) -> InputProblem {
+        InputProblem(.tooLong, origin: origin, line: line,
+                     reason: "record longer than --max-record (\(maxRecord) bytes), skipped")
+    }
+
+    private func endless(_ origin: Origin, _ line: Int) -> InputProblem {
+        let run = RecordFramer(maxRecord: maxRecord).endlessRun
+        return InputProblem(.tooLong, origin: origin, line: line,
+                            reason: "no line end in the \(run) bytes after the over-long record (64 × --max-record): "
+                                + "not text, or a decompression bomb; the rest of the stream is skipped")
     }
 
     private func grow() {
