@@ -315,8 +315,8 @@ public final class InputReader {
     private func endless(_ origin: Origin, _ line: Int) -> InputProblem {
         let run = RecordFramer(maxRecord: maxRecord).endlessRun
         return InputProblem(.tooLong, origin: origin, line: line,
-                            reason: "no line end in the \(run) bytes after the over-long record (64 × --max-record): "
-                                + "not text, or a decompression bomb; the rest of the stream is skipped")
+                            reason: "no record in the \(run) bytes from here on (64 × --max-record: no line end, or only "
+                                + "blank lines): not text, or a decompression bomb; the rest of the stream is skipped")
     }
 
     private func grow() {

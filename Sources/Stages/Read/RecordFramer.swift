@@ -10,10 +10,10 @@
 ///
 /// A leading UTF-8 byte-order mark, blank lines, and CR before LF are skipped.
 /// A record longer than `maxRecord` is reported and skipped without being
-/// held in memory. Once a record is being skipped, a stream that runs on for
-/// `endlessRun` (64 × `maxRecord`) bytes without a line end is given up:
-/// that is a decompression bomb or not text at all, and reading on would
-/// only burn time. Records are handed out as offsets into the caller's
+/// held in memory. A stream that runs on for `endlessRun` (64 × `maxRecord`)
+/// bytes without a record — skipping an over-long one that has no line end,
+/// or reading nothing but blank lines — is given up: that is a decompression
+/// bomb or not text at all, and reading on would only burn time. Records are handed out as offsets into the caller's
 /// buffer; the framer keeps only small state between calls, so a record may
 /// straddle any number of reads, and how the bytes arrive never changes
 /// what comes out (the tests split inputs at every offset; the fuzzer checks
@@ -27,9 +27,9 @@ public struct RecordFramer {
         case record(range: Range<Int>, line: Int)
         /// A record longer than the cap was skipped; it started on `line`.
         case tooLong(line: Int)
-        /// The record being skipped from `line` ran on for `endlessRun` bytes
-        /// without a line end: the rest of the stream is not framed (every
-        /// later call says `needMore`).
+        /// From `line` on, `endlessRun` bytes went by without a record: the
+        /// record being skipped had no line end, or the lines were all blank.
+        /// The rest of the stream is not framed (every later call says `needMore`).
         case endless(line: Int)
         /// Nothing more until more bytes arrive (or, at the end, nothing more at all).
         case needMore
@@ -69,6 +69,8 @@ public struct RecordFramer {
     private var discarding = false   // past the cap: scanning on without keeping bytes
     private var discardLine = 0     // where the skipped over-long value started
     private var runSinceNewline = 0 // bytes since the last line end, while discarding
+    private var blankRun = 0        // bytes of blank lines since the last record (lines layout)
+    private var blankLine = 1       // where that run started
     private var valueIsScalar = false
 
     public init(layout: Layout = .undecided, maxRecord: Int = 16 << 20, firstLine: Int = 1) {
@@ -131,12 +133,16 @@ public struct RecordFramer {
     /// trickles in is not scanned again from its start at every read.
     private mutating func decideLayout(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Layout? {
         if decideScanned == 0 {
+            if blankRun == 0 { blankLine = line }
             var i = retainFrom
-            while i < b.count, isSpace(b[i]) {
+            let limit = min(b.count, retainFrom + (endlessRun - blankRun))
+            while i < limit, isSpace(b[i]) {
                 if b[i] == 0x0A { line += 1 }
                 i += 1
             }
+            blankRun += i - retainFrom
             retainFrom = i
+            if blankRun >= endlessRun { return .lines }  // nextLine gives up
             guard i < b.count else { return isEnd ? .lines : nil }
             switch b[i] {
             case UInt8(ascii: "["), UInt8(ascii: "w"): return .document
@@ -175,6 +181,7 @@ public struct RecordFramer {
 
     private mutating func nextLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
         while true {
+            if blankRun >= endlessRun { return giveUp(line: blankLine) }
             let start = retainFrom
             guard start < b.count else { return .needMore }
             // While skipping, look no further than where the run becomes endless.
@@ -196,6 +203,7 @@ public struct RecordFramer {
                 runSinceNewline = b.count - start
                 retainFrom = b.count
                 lineScanned = 0
+                blankRun = 0
                 return .tooLong(line: line)
             } else if isEnd {
                 end = b.count
@@ -211,12 +219,18 @@ public struct RecordFramer {
                 discarding = false
                 continue
             }
-            if end - start > maxRecord { return .tooLong(line: thisLine) }
+            if end - start > maxRecord { blankRun = 0; return .tooLong(line: thisLine) }
             // Trim surrounding white space (including the CR of CRLF); skip blank lines.
             var s = start, e = end
             while s < e, isSpace(b[s]) { s += 1 }
             while e > s, isSpace(b[e - 1]) { e -= 1 }
-            if s == e { continue }
+            if s == e {
+                // Nothing but blank lines for `endlessRun` bytes: a bomb of newlines.
+                if blankRun == 0 { blankLine = thisLine }
+                blankRun += retainFrom - start
+                continue
+            }
+            blankRun = 0
             return .record(range: s..<e, line: thisLine)
         }
     }
