@@ -27,13 +27,16 @@ struct Console {
             if countByOrigin[p.origin] == nil { order.append(p.origin); countByOrigin[p.origin] = 0 }
             byOrigin[p.origin, default: []].append(p)
         }
-        let repaired = problems.contains { $0.kind == .invalidUTF8 }
-        var text = "smashtag: skipped \(total) bad \(total == 1 ? "record" : "records") or inputs"
-            + (repaired ? " (or kept them with invalid UTF-8 replaced)" : "") + ":\n"
+        // Records with invalid UTF-8 are kept (repaired), not skipped: say which.
+        func verb(_ list: [InputProblem]) -> String {
+            let repaired = list.filter { $0.kind == .invalidUTF8 }.count
+            return repaired == 0 ? "skipped" : repaired == list.count ? "repaired" : "skipped or repaired"
+        }
+        var text = "smashtag: \(verb(problems)) \(total) bad \(total == 1 ? "record" : "records") or inputs:\n"
         for origin in order {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
-            text += "  \(origin): \(count) skipped\n"
+            text += "  \(origin): \(count) \(verb(list))\n"
             let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
             for (_, p) in shown {
                 text += "    " + (p.line.map { "line \($0): " } ?? "") + p.reason + "\n"

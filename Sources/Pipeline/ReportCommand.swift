@@ -160,7 +160,7 @@ struct ReportCommand {
                 console.warn("cannot write --stats \(statsPath): \(error.localizedDescription)")
             }
         }
-        if outcome.stats.records == 0 && !problems.isEmpty { return 1 }  // nothing at all could be read
+        if outcome.stats.records == 0 && outcome.stats.failures + plan.problems.count > 0 { return 1 }  // nothing at all could be read
         return 0
     }
 }

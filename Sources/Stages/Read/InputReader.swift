@@ -50,6 +50,9 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         case tooLong = "record too long"
         /// Not skipped: the tweet is kept with U+FFFD in place of the bad bytes.
         case invalidUTF8 = "invalid UTF-8 replaced"
+        /// A file, member or stream with no bytes at all (a collector that died
+        /// before writing): named, and stops a `--strict` run, but not a failure.
+        case empty = "empty input"
         case unreadable = "unreadable input"
         case corrupt = "corrupt or truncated data"
     }
@@ -148,7 +151,7 @@ public final class InputReader {
             // A range of a file already known to be JSON lines.
             return frame(source, origin: origin, layout: .lines, handler: handler)
         }
-        return read(source, origin: origin, depth: 0, handler: handler)
+        return read(source, origin: origin, depth: 0, reportEmpty: unit.kind != .standardInput, handler: handler)
     }
 
     /// Reads the one member a `.tarMember` unit's range starts with.
@@ -201,8 +204,12 @@ public final class InputReader {
     }
 
     /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.
+    ///
+    /// - Parameter reportEmpty: whether a stream without a single byte is
+    ///   reported (not for standard input, which may well be empty).
     @discardableResult
-    public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, handler: RecordHandler) -> Int {
+    public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, reportEmpty: Bool = true,
+                     handler: RecordHandler) -> Int {
         let prefix: [UInt8], stream: ByteSource
         do {
             (prefix, stream) = try sniff(source, count: 4096)
@@ -211,6 +218,10 @@ public final class InputReader {
             handler.problem(source is FileSource
                 ? InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)")
                 : InputProblem(.corrupt, origin: origin, line: 1, reason: "corrupt or truncated data, nothing could be read: \(error.message)"))
+            return 0
+        }
+        if prefix.isEmpty {
+            if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
         let magic = Magic.detect(prefix)

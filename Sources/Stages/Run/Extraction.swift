@@ -64,6 +64,9 @@ public struct RunStats: Sendable, Equatable {
 
     public init() {}
 
+    /// Bad input that means something could not be read (an empty input does not).
+    public var failures: Int { badRecords - (badByKind[.empty] ?? 0) }
+
     mutating func add(_ o: RunStats) {
         inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
         notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
