@@ -4,6 +4,8 @@
 #   make test                    every test (unit and end to end)
 #   make bench                   throughput against DuckDB (release build)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
+#   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder
+#   make asan                    every test, built with AddressSanitizer
 
 SWIFT   ?= swift
 CONFIG  ?= debug
@@ -22,16 +24,19 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast bench bench-store clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast asan fuzz fuzz-build bench bench-store clean samples install install-files uninstall
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's and SQLite's headers, and pkg-config.
+# Install what a clean Debian machine lacks: libarchive's and SQLite's headers,
+# pkg-config; and zstd, zip and lz4, which the fault tests use to make damaged
+# fixtures (gzip, bzip2, xz and tar are on every Debian).
 deps:
-	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3; then \
-	  echo "installing libarchive-dev, libsqlite3-dev and pkg-config with apt-get"; \
+	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
+	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null; then \
+	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 >/dev/null; \
 	fi
 
 build: deps
@@ -55,6 +60,29 @@ test-fast: test
 bench: bench-store
 bench-store: deps
 	sh Benchmarks/store_bench.sh
+
+# Every test again, smashtag and the tests built with AddressSanitizer (a
+# build of its own under .build/asan; the end-to-end tests run that binary).
+ASAN_BUILD = --scratch-path .build/asan -Xswiftc -sanitize=address
+asan: deps
+	$(SWIFT) build $(ASAN_BUILD) --build-tests
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test $(ASAN_BUILD) --disable-swift-testing
+
+# libFuzzer (Tests/Fuzz, a package of its own) with AddressSanitizer, seeded
+# from ../shared/corpus and the fixtures; the corpus it grows is kept in
+# .build/fuzz/corpus between runs, crashes land in .build/fuzz/crashes/.
+# Every crash becomes a file in Tests/Fixtures/fuzz (replayed by make test).
+FUZZ_SECONDS ?= 600
+FUZZ_DIR     ?= .build/fuzz
+FUZZ_BIN      = Tests/Fuzz/.build/release/SmashtagFuzz
+fuzz-build: deps
+	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address --product SmashtagFuzz
+fuzz: fuzz-build
+	python3 Tests/Fuzz/make_seeds.py $(FUZZ_DIR)/seeds ../shared/corpus Tests/Fixtures
+	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
+	$(FUZZ_BIN) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/crashes/
 
 samples:
 	python3 samples/generate.py

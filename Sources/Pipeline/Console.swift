@@ -10,24 +10,39 @@ struct Console {
     }
 
     /// Bad input per file and member, with the lines of the first few (SPEC §8).
-    func reportProblems(_ problems: [InputProblem], total: Int) {
+    ///
+    /// Damage to a whole stream or container (corrupt, truncated, unreadable)
+    /// is always shown, whatever else was; `counts` are the true numbers by
+    /// file or member when `problems` holds only the first few of them.
+    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int) {
         guard total > 0 else { return }
         var order: [Origin] = []
         var byOrigin: [Origin: [InputProblem]] = [:]
+        var countByOrigin: [Origin: Int] = [:]
+        for (origin, n) in counts ?? problems.map({ ($0.origin, 1) }) {
+            if countByOrigin[origin] == nil { order.append(origin) }
+            countByOrigin[origin, default: 0] += n
+        }
         for p in problems {
-            if byOrigin[p.origin] == nil { order.append(p.origin) }
+            if countByOrigin[p.origin] == nil { order.append(p.origin); countByOrigin[p.origin] = 0 }
             byOrigin[p.origin, default: []].append(p)
         }
-        var text = "smashtag: skipped \(total) bad \(total == 1 ? "record" : "records") or inputs:\n"
+        // Records with invalid UTF-8 are kept (repaired), not skipped: say which.
+        func verb(_ list: [InputProblem]) -> String {
+            let repaired = list.filter { $0.kind == .invalidUTF8 }.count
+            return repaired == 0 ? "skipped" : repaired == list.count ? "repaired" : "skipped or repaired"
+        }
+        var text = "smashtag: \(verb(problems)) \(total) bad \(total == 1 ? "record" : "records") or inputs:\n"
         for origin in order {
-            let list = byOrigin[origin]!
-            text += "  \(origin): \(list.count) skipped\n"
-            for p in list.prefix(5) {
+            let list = byOrigin[origin] ?? []
+            let count = max(countByOrigin[origin] ?? 0, list.count)
+            text += "  \(origin): \(count) \(verb(list))\n"
+            let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
+            for (_, p) in shown {
                 text += "    " + (p.line.map { "line \($0): " } ?? "") + p.reason + "\n"
             }
-            if list.count > 5 { text += "    … and \(list.count - 5) more\n" }
+            if count > shown.count { text += "    … and \(count - shown.count) more\n" }
         }
-        if total > problems.count { text += "  (details of the first \(problems.count) shown)\n" }
         Console.writeStderr(text)
     }
 

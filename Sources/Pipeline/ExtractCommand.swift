@@ -80,7 +80,7 @@ struct ExtractCommand {
         if writer.closed { return 0 }
         let problems = plan.problems + outcome.problems
         console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
-        if outcome.stats.records == 0 && !problems.isEmpty { return 1 }
+        if outcome.stats.records == 0 && outcome.stats.failures + plan.problems.count > 0 { return 1 }
         return 0
     }
 }

@@ -180,10 +180,11 @@ struct ReportCommand {
 
         let problems = plan.problems + outcome.problems
         let badRecords = outcome.stats.badRecords + plan.problems.count
-        console.reportProblems(problems, total: badRecords)
+        let counts = plan.problems.map { ($0.origin, 1) } + outcome.problemCounts
+        console.reportProblems(problems, counts: counts, total: badRecords)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let summary = RunSummary(stats: outcome.stats, reports: reports, duplicates: aggregator.duplicates,
-                                 problems: problems, badRecords: badRecords, elapsed: elapsed)
+                                 problems: problems, problemCounts: counts, badRecords: badRecords, elapsed: elapsed)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
@@ -195,7 +196,7 @@ struct ReportCommand {
                 console.warn("cannot write --stats \(statsPath): \(error.localizedDescription)")
             }
         }
-        if outcome.stats.records == 0 && !problems.isEmpty { return 1 }  // nothing at all could be read
+        if outcome.stats.records == 0 && outcome.stats.failures + plan.problems.count > 0 { return 1 }  // nothing at all could be read
         return 0
     }
 }

@@ -101,7 +101,9 @@ enum Usage {
         --strict            Stop at the first bad input with exit status 1
                             [default: skip it, count it, report it on stderr]
         --max-record BYTES  Longest record read; longer ones are skipped and
-                            reported (suffixes K, M, G) [default: 16M]
+                            reported, and a stream with no record in 64 × BYTES
+                            (a decompression bomb) is given up (suffixes K, M,
+                            G) [default: 16M]
 
     MESSAGES (all on stderr; stdout carries the report alone):
         --progress[=MODE]   terminal: a live line (bytes, MB/s, inputs, tweets,

@@ -39,7 +39,11 @@ public final class MentionTable {
     private var entryStart: [Int] = []
     private var entryLength: [Int] = []
     private var entryID: [Int32] = []
+    private var entryInvalid: [Bool] = []
     private var arena: [UInt8] = []
+    /// Lookups of spellings that held invalid UTF-8 (replaced with U+FFFD in
+    /// the key), so the record can be reported; only ever grows.
+    public private(set) var invalidUTF8Lookups = 0
 
     public init() {}
 
@@ -73,17 +77,24 @@ public final class MentionTable {
                 let same = arena.withUnsafeBufferPointer { a in
                     raw.count == 0 || memcmp(a.baseAddress! + entryStart[i] + 1, raw.baseAddress!, raw.count) == 0
                 }
-                if same { return entryID[i] < 0 ? nil : entryID[i] }
+                if same {
+                    if entryInvalid[i] { invalidUTF8Lookups += 1 }
+                    return entryID[i] < 0 ? nil : entryID[i]
+                }
             }
             slot = (slot + 1) & mask
         }
         // New spelling: decode, normalise, remember.
-        let text: String
+        let text: String, invalid: Bool
         if escaped {
-            text = String(decoding: JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self)), as: UTF8.self)
+            let bytes = JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))
+            text = String(decoding: bytes, as: UTF8.self)
+            invalid = !text.utf8.elementsEqual(bytes)
         } else {
             text = String(decoding: raw, as: UTF8.self)
+            invalid = !text.utf8.elementsEqual(raw)
         }
+        if invalid { invalidUTF8Lookups += 1 }
         let key = MentionKey.normalize(text)
         let id: Int32 = key.isEmpty ? -1 : self.id(forKey: kind.sign + key)
         let index = entryHash.count
@@ -91,6 +102,7 @@ public final class MentionTable {
         entryStart.append(arena.count)
         entryLength.append(raw.count + 1)
         entryID.append(id)
+        entryInvalid.append(invalid)
         arena.append(UInt8(tagged))
         arena.append(contentsOf: raw)
         slots[slot] = Int32(index + 1)

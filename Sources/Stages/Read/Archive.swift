@@ -18,6 +18,14 @@ final class ArchiveReader {
     private let source: ByteSource
     private let buffer: UnsafeMutableRawBufferPointer
     private var lastError: ReadError?
+    // The current entry's block from `archive_read_data_block`, handed out piece by piece.
+    private var block: UnsafeRawPointer?
+    private var blockLeft = 0
+    /// Where the next byte handed out sits in the entry (a sparse member's holes read as zeros).
+    private var dataOffset: Int64 = 0
+    private var blockOffset: Int64 = 0
+    /// A warning that came with the last block (a zip member's bad CRC), raised once it is read.
+    private var pendingWarning: ReadError?
 
     /// Opens `source` for reading.
     ///
@@ -56,12 +64,29 @@ final class ArchiveReader {
 
     /// The next entry, or nil at the end.
     ///
+    /// - Parameter damaged: called with libarchive's words for every damaged
+    ///   header it skipped on the way (a tar member whose header checksum is
+    ///   wrong); the entries after it are still read.
     /// - Throws: `ReadError` when the container is corrupt; nothing further can be read then.
-    func nextEntry() throws(ReadError) -> Entry? {
+    func nextEntry(damaged: (ReadError) -> Void = { _ in }) throws(ReadError) -> Entry? {
         var entry: OpaquePointer?
-        let rc = archive_read_next_header(handle, &entry)
+        var rc = archive_read_next_header(handle, &entry)
+        if rc == ARCHIVE_RETRY {
+            // libarchive moves on a block at a time: one report for the whole run of damage.
+            let detail = archive_error_string(handle).map { String(cString: $0) } ?? "damaged header"
+            var blocks = 1
+            while rc == ARCHIVE_RETRY && blocks < 1 << 20 {
+                rc = archive_read_next_header(handle, &entry)
+                if rc == ARCHIVE_RETRY { blocks += 1 }
+            }
+            damaged(ReadError("\(detail); \(blocks) \(blocks == 1 ? "block" : "blocks") passed over"))
+        }
         if rc == ARCHIVE_EOF { return nil }
         try check(rc, "cannot read the next member")
+        block = nil
+        blockLeft = 0
+        dataOffset = 0
+        pendingWarning = nil
         guard let entry else { return nil }
         let path = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let type = archive_entry_filetype(entry)
@@ -75,11 +100,48 @@ final class ArchiveReader {
     /// The current entry's data as a `ByteSource`.
     func entryData() -> ByteSource { EntryDataSource(reader: self) }
 
+    /// Reads the current entry through `archive_read_data_block`, not
+    /// `archive_read_data`: the latter drops the bytes it already copied in a
+    /// call that then fails, so a truncated stream would lose up to a whole
+    /// buffer of good records before the damage; and it reports a zip
+    /// member's bad CRC in place of the member's last bytes.
     fileprivate func readData(into out: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
-        let n = archive_read_data(handle, out.baseAddress, out.count)
-        if n >= 0 { return n }
-        try check(Int32(truncatingIfNeeded: n), "cannot decompress")
-        return 0
+        guard out.count > 0 else { return 0 }
+        while blockLeft == 0 {
+            if let warning = pendingWarning {
+                pendingWarning = nil
+                throw warning
+            }
+            var p: UnsafeRawPointer?
+            var size = 0
+            var offset: la_int64_t = 0
+            let rc = archive_read_data_block(handle, &p, &size, &offset)
+            if rc == ARCHIVE_EOF { return 0 }
+            if rc == ARCHIVE_WARN {
+                // The block is good; the warning is about the entry as a whole.
+                let detail = archive_error_string(handle).map { String(cString: $0) } ?? "libarchive warning"
+                pendingWarning = ReadError("cannot decompress: \(detail)")
+            } else {
+                try check(rc, "cannot decompress")
+            }
+            block = p
+            blockLeft = p == nil ? 0 : size
+            blockOffset = Int64(offset)
+        }
+        if blockOffset > dataOffset {
+            // A hole in a sparse member: zeros up to the block.
+            let n = Int(min(Int64(out.count), blockOffset - dataOffset))
+            out.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: n)
+            dataOffset += Int64(n)
+            return n
+        }
+        let n = min(out.count, blockLeft)
+        out.baseAddress!.copyMemory(from: block!, byteCount: n)
+        block = block! + n
+        blockLeft -= n
+        blockOffset += Int64(n)
+        dataOffset = blockOffset
+        return n
     }
 
     /// The one place libarchive's return codes are checked.

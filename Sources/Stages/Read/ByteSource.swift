@@ -106,10 +106,13 @@ final class PrefixedSource: ByteSource {
     private var prefix: [UInt8]
     private var offset = 0
     private let rest: ByteSource
+    /// The error that ended the first read, raised once the prefix is read.
+    private var error: ReadError?
 
-    init(prefix: [UInt8], rest: ByteSource) {
+    init(prefix: [UInt8], rest: ByteSource, error: ReadError? = nil) {
         self.prefix = prefix
         self.rest = rest
+        self.error = error
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
@@ -119,6 +122,7 @@ final class PrefixedSource: ByteSource {
             offset += n
             return n
         }
+        if let error { throw error }
         return try rest.read(into: buffer)
     }
 }
@@ -145,7 +149,8 @@ public final class MemorySource: ByteSource {
 }
 
 /// Reads up to `count` bytes from the start of `source` and returns them with
-/// a source that still yields the whole stream.
+/// a source that still yields the whole stream (and then the error that cut
+/// the first read short, if one did).
 func sniff(_ source: ByteSource, count: Int = 4096) throws(ReadError) -> (prefix: [UInt8], source: ByteSource) {
     if let file = source as? FileSource, file.isSeekable {
         return (try file.peek(at: file.position, count: count), file)
@@ -153,13 +158,21 @@ func sniff(_ source: ByteSource, count: Int = 4096) throws(ReadError) -> (prefix
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
     defer { scratch.deallocate() }
     var got = 0
+    var failure: ReadError?
     while got < count {
-        let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[got...]))
-        if n == 0 { break }
-        got += n
+        do {
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[got...]))
+            if n == 0 { break }
+            got += n
+        } catch {
+            // Damage within the first bytes: keep what came before it.
+            if got == 0 { throw error }
+            failure = error
+            break
+        }
     }
     let prefix = Array(UnsafeRawBufferPointer(rebasing: scratch[..<got]))
-    return (prefix, PrefixedSource(prefix: prefix, rest: source))
+    return (prefix, PrefixedSource(prefix: prefix, rest: source, error: failure))
 }
 
 /// A regular file (or a byte range of one) mapped read-only into memory, so

@@ -66,7 +66,12 @@ public struct InputPlan {
             if !explicit {
                 var lst = stat()
                 if lstat(path, &lst) == 0, lst.st_mode & S_IFMT == S_IFLNK {
-                    skipped.append((path, "a symbolic link to a folder (not followed)"))
+                    if InputPlan.pointsToEnclosingFolder(path) {
+                        problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
+                                                     reason: "a symbolic link back to a folder that holds it (a loop), not followed"))
+                    } else {
+                        skipped.append((path, "a symbolic link to a folder (not followed)"))
+                    }
                     return
                 }
             }
@@ -77,8 +82,22 @@ public struct InputPlan {
             // A FIFO or device named on the command line is read as a stream.
             units.append(WorkUnit(kind: .file(path)))
         } else {
-            skipped.append((path, "not a regular file"))
+            // Inside a folder it could block the run forever (a FIFO nobody writes to).
+            let what = type == S_IFIFO ? "a FIFO" : type == S_IFSOCK ? "a socket" : "a device"
+            problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
+                                         reason: "\(what) inside a folder is not read (name it on the command line to read it as a stream)"))
         }
+    }
+
+    /// Whether the symbolic link `path` leads to the folder it sits in or one around it.
+    static func pointsToEnclosingFolder(_ path: String) -> Bool {
+        let parent = path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = parent.lastIndex(of: "/") else { return false }
+        let folder = slash == parent.startIndex ? "/" : String(parent[..<slash])
+        guard let target = realpath(path, nil), let here = realpath(folder, nil) else { return false }
+        defer { free(target); free(here) }
+        let t = String(cString: target), h = String(cString: here)
+        return h == t || h.hasPrefix(t == "/" ? "/" : t + "/")
     }
 
     private mutating func walk(_ folder: String, splitSize: Int64) {
@@ -148,13 +167,15 @@ public struct InputPlan {
               Magic.detect(head) == .container("tar"),
               let archive = try? ArchiveReader(source: file) else { return nil }
         var starts: [(name: String, start: Int64, regular: Bool)] = []
+        var damaged = false
         do {
-            while let entry = try archive.nextEntry() {
+            while let entry = try archive.nextEntry(damaged: { _ in damaged = true }) {
                 starts.append((entry.path, archive.headerPosition, entry.isRegularFile))
             }
         } catch {
             return nil  // corrupt: read whole, and reported there
         }
+        if damaged { return nil }  // the same
         guard starts.filter(\.regular).count > 1 else { return nil }
         var members: [(name: String, range: Range<Int64>)] = []
         for (i, s) in starts.enumerated() where s.regular {

@@ -53,6 +53,11 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         case notATweet = "not a tweet"
         case badID = "bad tweet id"
         case tooLong = "record too long"
+        /// Not skipped: the tweet is kept with U+FFFD in place of the bad bytes.
+        case invalidUTF8 = "invalid UTF-8 replaced"
+        /// A file, member or stream with no bytes at all (a collector that died
+        /// before writing): named, and stops a `--strict` run, but not a failure.
+        case empty = "empty input"
         case unreadable = "unreadable input"
         case corrupt = "corrupt or truncated data"
     }
@@ -159,7 +164,7 @@ public final class InputReader {
             // A range of a file already known to be JSON lines.
             return frame(source, origin: origin, layout: .lines, handler: handler)
         }
-        return read(source, origin: origin, depth: 0, handler: handler)
+        return read(source, origin: origin, depth: 0, reportEmpty: unit.kind != .standardInput, handler: handler)
     }
 
     /// Reads the one member a `.tarMember` unit's range starts with.
@@ -206,8 +211,11 @@ public final class InputReader {
             case .csvHeader(let header, let line):
                 handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
-                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
-                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+                handler.problem(tooLong(origin, line))
+                if handler.shouldStop { return framer.line - 1 }
+            case .endless(let line):
+                handler.problem(endless(origin, line))
+                return framer.line - 1
             case .needMore:
                 return framer.line - 1
             }
@@ -215,13 +223,24 @@ public final class InputReader {
     }
 
     /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.
+    ///
+    /// - Parameter reportEmpty: whether a stream without a single byte is
+    ///   reported (not for standard input, which may well be empty).
     @discardableResult
-    public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, handler: RecordHandler) -> Int {
+    public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, reportEmpty: Bool = true,
+                     handler: RecordHandler) -> Int {
         let prefix: [UInt8], stream: ByteSource
         do {
             (prefix, stream) = try sniff(source, count: 4096)
         } catch {
-            handler.problem(InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)"))
+            // A file that cannot be read, or a member or stream damaged before its first bytes.
+            handler.problem(source is FileSource
+                ? InputProblem(.unreadable, origin: origin, line: nil, reason: "cannot read: \(error.message)")
+                : InputProblem(.corrupt, origin: origin, line: 1, reason: "corrupt or truncated data, nothing could be read: \(error.message)"))
+            return 0
+        }
+        if prefix.isEmpty {
+            if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
         let magic = Magic.detect(prefix)
@@ -245,14 +264,18 @@ public final class InputReader {
         do {
             archive = try ArchiveReader(source: stream)
         } catch {
-            handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "\(magic.name) data: \(error.message)"))
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
+                                         reason: "corrupt or truncated \(magic.name) data, skipped: \(error.message)"))
             return 0
         }
         var lines = 0
         while !handler.shouldStop {
             let entry: ArchiveReader.Entry
             do {
-                guard let next = try archive.nextEntry() else { break }
+                guard let next = try archive.nextEntry(damaged: { error in
+                    handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
+                                                 reason: "damaged \(magic.name) header, its member is lost; the members after it are read (\(error.message))"))
+                }) else { break }
                 entry = next
             } catch {
                 handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
@@ -296,10 +319,14 @@ public final class InputReader {
             case .csvHeader(let header, let line):
                 handler.beginCSV(header, line: line, origin: origin)
             case .tooLong(let line):
-                handler.problem(InputProblem(.tooLong, origin: origin, line: line,
-                                             reason: "record longer than --max-record (\(maxRecord) bytes), skipped"))
+                handler.problem(tooLong(origin, line))
+            case .endless(let line):
+                handler.problem(endless(origin, line))
+                return framer.line - 1
             case .needMore:
-                if atEnd { return framer.line - 1 }
+                // Between reads, so that --strict or an interrupt also stops a stream
+                // that yields no records (an over-long one being skipped).
+                if atEnd || handler.shouldStop { return framer.line - 1 }
                 let keep = framer.retainFrom
                 if keep > 0 {
                     if filled > keep { memmove(buffer.baseAddress!, buffer.baseAddress! + keep, filled - keep) }
@@ -318,6 +345,18 @@ public final class InputReader {
                 }
             }
         }
+    }
+
+    private func tooLong(_ origin: Origin, _ line: Int) -> InputProblem {
+        InputProblem(.tooLong, origin: origin, line: line,
+                     reason: "record longer than --max-record (\(maxRecord) bytes), skipped")
+    }
+
+    private func endless(_ origin: Origin, _ line: Int) -> InputProblem {
+        let run = RecordFramer(maxRecord: maxRecord).endlessRun
+        return InputProblem(.tooLong, origin: origin, line: line,
+                            reason: "no record in the \(run) bytes from here on (64 × --max-record: no line end, or only "
+                                + "blank lines): not text, or a decompression bomb; the rest of the stream is skipped")
     }
 
     private func grow() {

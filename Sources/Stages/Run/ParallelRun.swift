@@ -45,6 +45,8 @@ public struct ParallelRun {
         public var problems: [InputProblem]
         /// Members and files passed over on purpose.
         public var skipped: [(origin: Origin, reason: String)]
+        /// Bad input counted by file or member (all of it, not only the problems kept).
+        public var problemCounts: [(origin: Origin, count: Int)] = []
     }
 
     /// Runs the plan's units; every unit's matches reach `sink` in input order.
@@ -79,7 +81,7 @@ public struct ParallelRun {
             }
         }
         return merger.withLock { m in
-            Outcome(stats: m.stats, problems: m.problems, skipped: m.skipped)
+            Outcome(stats: m.stats, problems: m.problems, skipped: m.skipped, problemCounts: m.problemCounts)
         }
     }
 }
@@ -246,6 +248,7 @@ struct OrderedMerge: ~Copyable {
     var stats = RunStats()
     var problems: [InputProblem] = []
     var skipped: [(origin: Origin, reason: String)] = []
+    var problemCounts: [(origin: Origin, count: Int)] = []
     private var nextUnit = 0
     private var nextBatch = 0
     private var pending: [Int: [Int: (Extraction, Bool)]] = [:]
@@ -278,6 +281,10 @@ struct OrderedMerge: ~Copyable {
         for var p in e.problems {
             if let l = p.line, case .range = unit.kind { p.line = l + lineOffset }
             problems.append(p)
+        }
+        for c in e.problemCounts {
+            if let l = problemCounts.indices.last, problemCounts[l].origin == c.origin { problemCounts[l].count += c.count }
+            else { problemCounts.append(c) }
         }
         if last, case .range = unit.kind { lineOffset += e.lines }
         skipped.append(contentsOf: e.skipped)

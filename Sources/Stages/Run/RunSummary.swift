@@ -15,8 +15,10 @@ public struct RunSummary: Sendable {
     public var passedOver: Int
     public var elapsed: Double
 
+    /// - Parameter problemCounts: bad input by file or member, when the
+    ///   problems kept are only the first few; else counted from `problems`.
     public init(stats: RunStats, reports: [TermReport], duplicates: Int, problems: [InputProblem],
-                badRecords: Int, elapsed: Double) {
+                problemCounts: [(origin: Origin, count: Int)]? = nil, badRecords: Int, elapsed: Double) {
         inputs = stats.inputs
         bytes = stats.bytes
         records = stats.records
@@ -28,11 +30,12 @@ public struct RunSummary: Sendable {
         passedOver = stats.skippedMembers
         self.elapsed = elapsed
         var kinds: [String: Int] = [:], inputsOrder: [String] = [], byInput: [String: Int] = [:]
-        for p in problems {
-            kinds[p.kind.rawValue, default: 0] += 1
-            let name = p.origin.description
+        for p in problems where stats.badByKind[p.kind] == nil { kinds[p.kind.rawValue, default: 0] += 1 }
+        for (kind, n) in stats.badByKind { kinds[kind.rawValue, default: 0] += n }
+        for (origin, count) in problemCounts ?? problems.map({ ($0.origin, 1) }) {
+            let name = origin.description
             if byInput[name] == nil { inputsOrder.append(name) }
-            byInput[name, default: 0] += 1
+            byInput[name, default: 0] += count
         }
         badByKind = InputProblem.Kind.allCases.compactMap { k in kinds[k.rawValue].map { (k.rawValue, $0) } }
         badByInput = inputsOrder.map { ($0, byInput[$0]!) }

@@ -55,6 +55,13 @@ public final class UnitScanner: RecordHandler {
         result.stats.notices += decoder.notices
         pendingTweets += decoder.outputs.count
         if pendingTweets >= 512 { control.addTweets(pendingTweets); pendingTweets = 0 }
+        let invalidBefore = table.invalidUTF8Lookups
+        defer {
+            if table.invalidUTF8Lookups != invalidBefore {
+                problem(InputProblem(.invalidUTF8, origin: origin, line: line,
+                                     reason: "invalid UTF-8 in a mention or author name, replaced with U+FFFD (the tweet is kept)"))
+            }
+        }
         for index in decoder.outputs { take(index, using: extractor) }
     }
 

@@ -1,0 +1,1 @@
+../../../StagesTests/FuzzCheck.swift

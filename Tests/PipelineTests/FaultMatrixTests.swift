@@ -1,0 +1,407 @@
+import Foundation
+import XCTest
+
+/// Bad input never hurts (SPEC §8, §9): one test per kind of damage, each
+/// fixture made here and read after the good dozen (`Tests/Fixtures/dozen`).
+/// Every run must exit 0, print exactly the dozen's report (the damaged
+/// inputs hold only the dozen's own tweets, or none), name the damaged file
+/// (and member, and line) on stderr; and `--strict` must exit 1.
+final class FaultMatrixTests: XCTestCase {
+    static let good = ShapesTests.dozen.appendingPathComponent("dozen.jsonl").path
+    static let expected = try! fixtureText(ShapesTests.dozen.appendingPathComponent("expected-all.csv"))
+    /// The dozen's lines (the file has CRLF line ends).
+    static let dozenLines = try! fixtureText(URL(fileURLWithPath: good)).split(whereSeparator: \.isNewline).map(String.init)
+
+    private var dir = URL(fileURLWithPath: "/")
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-faults-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let made = dir
+        addTeardownBlock { try? FileManager.default.removeItem(at: made) }
+    }
+
+    // MARK: Compressed streams cut short
+
+    func testTruncatedGzip() throws { try truncated("gzip -c", "day.jsonl.gz") }
+    func testTruncatedBzip2() throws { try truncated("bzip2 -c", "day.jsonl.bz2") }
+    func testTruncatedXz() throws { try truncated("xz -c", "day.jsonl.xz") }
+    func testTruncatedZstd() throws { try truncated("zstd -q -c", "day.jsonl.zst") }
+
+    /// A collector died midway: the stream stops 60% of the way in. What
+    /// came before the cut is read, the rest is reported with its line.
+    private func truncated(_ compress: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let plain = write("plain.jsonl", Self.padded(copies: 150))
+        try shell("\(compress) '\(plain)' > '\(dir.path)/full'")
+        let full = try Data(contentsOf: dir.appendingPathComponent("full"))
+        let bad = write(name, full.prefix(full.count * 6 / 10))
+        let r = try assertSkipped([bad], naming: [bad, "line ", "corrupt or truncated"], file: file, line: line)
+        XCTAssertGreaterThan(try records(r), 13 + 500, "the part before the cut is read", file: file, line: line)
+    }
+
+    // MARK: Containers with one bad member among good ones
+
+    func testTarWithOneCorruptMember() throws {
+        try members()
+        let gz = dir.appendingPathComponent("m/b.jsonl.gz")
+        try flipBytes(in: gz, at: try Data(contentsOf: gz).count / 2, count: 40)
+        try shell("cd '\(dir.path)/m' && tar cf ../day.tar a.jsonl b.jsonl.gz c.jsonl")
+        let tar = dir.appendingPathComponent("day.tar").path
+        let r = try assertSkipped([tar], naming: ["day.tar (member b.jsonl.gz)", "line "])
+        XCTAssertGreaterThanOrEqual(try records(r), 13 + 13 + 13 * 40, "a.jsonl and c.jsonl are read whole")
+
+        // A damaged header: that member is lost, the next ones are read.
+        try shell("cd '\(dir.path)/m' && cp a.jsonl b.jsonl && tar cf ../headers.tar a.jsonl b.jsonl c.jsonl")
+        let headers = dir.appendingPathComponent("headers.tar")
+        var bytes = try Data(contentsOf: headers)
+        let at = try XCTUnwrap(bytes.range(of: Data("b.jsonl\0".utf8))).lowerBound
+        bytes.replaceSubrange(at + 100..<at + 108, with: Data("garbage!".utf8))  // the mode field: checksum fails
+        try bytes.write(to: headers)
+        let h = try assertSkipped([headers.path], naming: ["headers.tar", "damaged tar header"])
+        XCTAssertEqual(try records(h), 13 + 13 + 13 * 40, "a.jsonl and c.jsonl are read")
+    }
+
+    func testZipWithOneCorruptMember() throws {
+        try members()
+        try shell("cd '\(dir.path)/m' && gunzip -c b.jsonl.gz > b.jsonl && zip -q ../day.zip a.jsonl b.jsonl c.jsonl")
+        let zip = dir.appendingPathComponent("day.zip")
+        // Damage the middle of b.jsonl's deflated data (its local header says where it is).
+        let bytes = try Data(contentsOf: zip)
+        let header = try XCTUnwrap(bytes.range(of: Data("b.jsonl".utf8))).lowerBound - 30  // the first is in the local header
+        XCTAssertEqual(Array(bytes[header..<header + 4]), [0x50, 0x4B, 3, 4])
+        let size = Int(bytes[header + 18]) | Int(bytes[header + 19]) << 8 | Int(bytes[header + 20]) << 16
+        let start = header + 30 + Int(bytes[header + 26]) + Int(bytes[header + 28])
+        try flipBytes(in: zip, at: start + size / 2, count: 40)
+        let r = try assertSkipped([zip.path], naming: ["day.zip (member b.jsonl)", "line "])
+        XCTAssertGreaterThanOrEqual(try records(r), 13 + 13 + 13 * 40, "a.jsonl and c.jsonl are read whole")
+    }
+
+    /// `m/a.jsonl` (the dozen), `m/b.jsonl.gz` (the dozen, padded, 80 times) and `m/c.jsonl` (40 times).
+    private func members() throws {
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("m"), withIntermediateDirectories: true)
+        _ = write("m/a.jsonl", try Data(contentsOf: URL(fileURLWithPath: Self.good)))
+        let b = write("m/b.jsonl", Self.padded(copies: 80))
+        try shell("gzip '\(b)'")
+        _ = write("m/c.jsonl", Self.padded(copies: 40))
+    }
+
+    // MARK: Not JSON at all
+
+    func testRandomBytesNamedJSON() throws {
+        var state: UInt64 = 0x5EED
+        let noise = (0..<65536).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        let bad = write("dump.json", Data(noise))
+        try assertSkipped([bad], naming: [bad, "line 1: invalid JSON"])
+    }
+
+    func testHTMLErrorPageNamedJSON() throws {
+        let page = """
+            <!DOCTYPE html>
+            <html><head><title>503 Service Unavailable</title></head>
+            <body><h1>Service Unavailable</h1>
+            <p>The server is temporarily unable to service your request.</p>
+            </body></html>
+
+            """
+        let bad = write("search.json", Data(page.utf8))
+        try assertSkipped([bad], naming: [bad, "line 1: invalid JSON", "line 4: invalid JSON"])
+    }
+
+    func testNULBytes() throws {
+        // A NUL inside a line, a line of NULs, and the NUL-filled tail a crash leaves in a preallocated file.
+        var lines = Self.dozenLines
+        lines[1] = lines[1].replacingOccurrences(of: #""text":"#, with: "\"te\0xt\":")
+        lines.insert(String(repeating: "\0", count: 300), at: 5)
+        let bad = write("crashed.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8) + Data(repeating: 0, count: 8192))
+        try assertSkipped([bad], naming: [bad, "line 2: invalid JSON", "line 6: invalid JSON", "line 15: invalid JSON"])
+    }
+
+    func testNonTweetJSON() throws {
+        let lines = [
+            #"{"foo":1,"entities":{"hashtags":[{"text":"evil"}]}}"#,
+            #"[1,2,3]"#,
+            #""a string""#,
+            #"42"#,
+            #"null"#,
+            #"{"data":{"text":"no id","entities":{"hashtags":[{"tag":"evil"}]}}}"#,
+            #"{"statuses":[1,{"text":"no id"}]}"#,
+            ##"{"direct_message":{"id_str":"5","text":"#evil"}}"##,
+            #"{"delete":{"status":{"id":1,"id_str":"1"}}}"#,  // a stream notice: skipped, not bad
+        ]
+        let bad = write("other.jsonl", Data(lines.joined(separator: "\n").utf8))
+        // The first five lines are shown, then a count; the report says none of them counted.
+        // Each value where a tweet belongs counts (`[1,2,3]` is three); the first five are shown.
+        let r = try assertSkipped([bad], naming: ["other.jsonl: 11 skipped", "line 1: not a tweet", "line 2: not a tweet",
+                                                  "… and 6 more"])
+        XCTAssertEqual(lastStats["bad_records_by_reason"] as? [String: Int], ["not a tweet": 11], r.stderr)
+        XCTAssertEqual(lastStats["notices_skipped"] as? Int, 1 + 1, "the dozen's notice and this one")
+    }
+
+    func testIDsOutOfRangeNegativeOrNotNumbers() throws {
+        let ids = [#""id_str":"18446744073709551616""#, #""id":18446744073709551616"#, #""id":-5"#, #""id_str":"-5""#,
+                   #""id_str":"abc""#, #""id":1.5"#, #""id":1e3"#, #""id":"12a""#, #""id":true"#, #""id_str":"""#]
+        let lines = ids.map { ##"{\##($0),"text":"#evil","entities":{"hashtags":[{"text":"evil"}],"user_mentions":[]}}"## }
+        let bad = write("ids.jsonl", Data(lines.joined(separator: "\n").utf8))
+        try assertSkipped([bad], naming: ["ids.jsonl: 10 skipped"] + (1...5).map { "line \($0): not a tweet" } + ["… and 5 more"])
+        XCTAssertEqual(lastStats["bad_records_by_reason"] as? [String: Int], ["bad tweet id": 10])
+    }
+
+    // MARK: Text that is almost right
+
+    /// Choice (README): invalid UTF-8 in a mention is replaced with U+FFFD and
+    /// the tweet kept; the line is named, and `--strict` stops on it.
+    func testInvalidUTF8InsideAHashtag() throws {
+        var lines = Self.dozenLines.map { Data($0.utf8) }
+        let at = try XCTUnwrap(lines[0].range(of: Data(#""text":"Stanford""#.utf8))).lowerBound + 12
+        lines[0].replaceSubrange(at..<at, with: [0xFF, 0xC3])  // "Stan\xFF\xC3ford"
+        let bad = write("latin1.jsonl", lines.reduce(Data()) { $0 + $1 + Data("\n".utf8) })
+        try assertSkipped([bad], naming: [bad, "line 1: invalid UTF-8", "replaced with U+FFFD"])
+        // Alone, the tweet counts under its repaired hashtag.
+        let alone = try Smashtag.run(["report", "#stan\u{FFFD}\u{FFFD}ford", bad, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(alone.status, 0, alone.stderr)
+        XCTAssertTrue(alone.stdout.contains("#stan\u{FFFD}\u{FFFD}ford,hashtag,#stan\u{FFFD}\u{FFFD}ford,1"), alone.stdout)
+    }
+
+    func testEmptyFile() throws {
+        let bad = write("empty.json", Data())
+        try assertSkipped([bad], naming: [bad, "empty"])
+        let alone = try Smashtag.run(["report", "*", bad])
+        XCTAssertEqual(alone.status, 0, "an empty file alone is an empty report")
+    }
+
+    // MARK: Shapes that could exhaust the stack, memory or time
+
+    func testMillionDeepArrayAndObject() throws {
+        let n = 1_000_000
+        let array = write("deep.json", Data((String(repeating: "[", count: n) + String(repeating: "]", count: n)).utf8))
+        let object = write("deep.jsonl", Data((#"{"text":"no id","entities":{"hashtags":"#
+            + String(repeating: #"{"a":["#, count: n / 2) + String(repeating: "]}", count: n / 2) + "}}\n").utf8))
+        try assertSkipped([array, object], naming: [array, object, "line 1: "], args: ["--max-record", "64M"])
+    }
+
+    /// A 50 MB line that never ends: skipped under the 16 MB default cap, named, and the cap reported;
+    /// on a pipe too, where a line that trickles in used to be scanned again at every read.
+    func testFiftyMegabyteLineThatNeverEnds() throws {
+        var line = Data(#"{"id_str":"1","text":""#.utf8)
+        line.append(Data(repeating: UInt8(ascii: "a"), count: 50 << 20))
+        let bad = write("endless.jsonl", line)
+        try assertSkipped([bad], naming: [bad, "line 1: record longer than --max-record (16777216 bytes)"])
+        let piped = try Smashtag.run(["report", "*", Self.good, "-", "--format", "csv", "--min-count", "1"], stdin: line)
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stdout, Self.expected)
+        XCTAssertTrue(piped.stderr.contains("<stdin>: 1 skipped\n    line 1: record longer than --max-record"), piped.stderr)
+    }
+
+    /// Tens of GB from 20 MB of gzip: one line with no end. Reading gives up
+    /// after 64 × --max-record bytes (1 GiB); memory stays flat.
+    func testDecompressionBomb() throws {
+        try shell("head -c 64M /dev/zero | tr '\\0' 'A' | gzip -9 > '\(dir.path)/member.gz'"
+                  + " && for i in $(seq 320); do cat '\(dir.path)/member.gz'; done > '\(dir.path)/bomb.json.gz'")  // 20 GiB
+        let bomb = dir.appendingPathComponent("bomb.json.gz").path
+        let run = try measured(["report", "*", Self.good, bomb, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(run.result.status, 0, run.result.stderr)
+        XCTAssertEqual(run.result.stdout, Self.expected)
+        XCTAssertTrue(run.result.stderr.contains("bomb.json.gz: 2 skipped\n    line 1: record longer than --max-record"),
+                      run.result.stderr)
+        XCTAssertTrue(run.result.stderr.contains("decompression bomb; the rest of the stream is skipped"), run.result.stderr)
+        XCTAssertLessThan(run.peakKiB, 256 << 10, "peak RSS \(run.peakKiB) KiB")
+        let strict = try measured(["report", "*", Self.good, bomb, "--strict"])
+        XCTAssertEqual(strict.result.status, 1, "--strict stops at the over-long record, not 1 GiB later")
+        XCTAssertLessThan(strict.peakKiB, 256 << 10)
+
+        // A bomb of newlines (no record at all) is given up the same way; a smaller cap keeps it quick.
+        try shell("head -c 64M /dev/zero | tr '\\0' '\\n' | gzip -9 > '\(dir.path)/blank.gz'"
+                  + " && for i in $(seq 16); do cat '\(dir.path)/blank.gz'; done > '\(dir.path)/blank.jsonl.gz'")  // 1 GiB
+        let blank = dir.appendingPathComponent("blank.jsonl.gz").path
+        let b = try measured(["report", "*", Self.good, blank, "--format", "csv", "--min-count", "1", "--max-record", "256K"])
+        XCTAssertEqual(b.result.status, 0, b.result.stderr)
+        XCTAssertEqual(b.result.stdout, Self.expected)
+        XCTAssertTrue(b.result.stderr.contains("blank.jsonl.gz: 1 skipped\n    line 1: no record in the 16777216 bytes"),
+                      b.result.stderr)
+        XCTAssertLessThan(b.peakKiB, 256 << 10)
+    }
+
+    // MARK: Paths that are not plain files
+
+    func testMissingPath() throws {
+        let missing = dir.appendingPathComponent("gone/day.jsonl.gz").path
+        try assertSkipped([missing], naming: [missing, "No such file or directory"])
+    }
+
+    func testFolderWithSymlinkLoops() throws {
+        let root = dir.appendingPathComponent("dumps")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("2019/03"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.good, toPath: root.appendingPathComponent("2019/03/day.jsonl").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("2019/03/up").path, withDestinationPath: "../..")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("self").path, withDestinationPath: ".")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a").path, withDestinationPath: "b")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("b").path, withDestinationPath: "a")
+        try assertSkipped([root.path], naming: ["dumps/2019/03/up: a symbolic link back to a folder that holds it",
+                                                "dumps/self: a symbolic link back", "dumps/a: cannot read: Too many levels"])
+    }
+
+    func testFIFOs() throws {
+        // Inside a folder a FIFO is not opened (nobody may ever write to it): named, and the rest read.
+        let folder = dir.appendingPathComponent("dumps")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(folder.appendingPathComponent("stream.json").path, 0o600), 0)
+        try assertSkipped([folder.path], naming: ["dumps/stream.json: a FIFO inside a folder is not read"])
+
+        // Named on the command line it is read as a stream: its bad line is named like any file's.
+        let fifo = dir.appendingPathComponent("live").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let feed = "(cat '\(Self.good)'; echo '<html>oops</html>'; cat '\(Self.good)') > '\(fifo)' &"
+        let out = try shellOutput("\(feed) '\(Smashtag.binary.path)' report '*' '\(Self.good)' '\(fifo)' --format csv --min-count 1 2>'\(dir.path)/err'")
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout, Self.expected)
+        let err = try String(contentsOfFile: dir.appendingPathComponent("err").path, encoding: .utf8)
+        XCTAssertTrue(err.contains("live: 1 skipped\n    line 14: invalid JSON"), err)
+    }
+
+    // MARK: The run itself cut short
+
+    /// `smashtag report … | head -1` exits 0 and says nothing, bad input in the run or not:
+    /// the report (5,000 rows, more than a pipe holds) meets a closed pipe and the run ends there.
+    func testStdoutClosedEarly() throws {
+        let many = write("many.jsonl", Data((1...5000).map {
+            #"{"id_str":"\#($0)","text":"t","entities":{"hashtags":[{"text":"tag\#($0)"}],"user_mentions":[]}}"#
+        }.joined(separator: "\n").utf8))
+        let bad = write("page.json", Data("<html>\n".utf8))
+        let out = try shellOutput("'\(Smashtag.binary.path)' report '*' '\(Self.good)' '\(bad)' '\(many)' --min-count 1"
+                                  + " 2>'\(dir.path)/err' | head -1; exit ${PIPESTATUS[0]}")
+        XCTAssertEqual(out.status, 0)
+        XCTAssertEqual(out.stdout, "term,type,mention,count\n")
+        XCTAssertEqual(try String(contentsOfFile: dir.appendingPathComponent("err").path, encoding: .utf8), "")
+    }
+
+    /// SIGINT in the middle of a bomb (a stream that yields no records): gone within a
+    /// second with status 130, no report and no --stats file half-written.
+    func testInterruptMidStream() throws {
+        try shell("head -c 64M /dev/zero | tr '\\0' 'A' | gzip -9 > '\(dir.path)/member.gz'"
+                  + " && for i in $(seq 64); do cat '\(dir.path)/member.gz'; done > '\(dir.path)/bomb.json.gz'")
+        let stats = dir.appendingPathComponent("stats.json").path
+        let p = Process()
+        p.executableURL = Smashtag.binary
+        p.arguments = ["report", "*", Self.good, dir.appendingPathComponent("bomb.json.gz").path, "--stats", stats]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let sent = Date()
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertLessThan(Date().timeIntervalSince(sent), 1.0)
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertEqual(out.fileHandleForReading.readDataToEndOfFile().count, 0, "no report")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stats), "no --stats")
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(message.contains("interrupted by SIGINT"), message)
+    }
+
+    // MARK: Helpers
+
+    /// Runs `report * good bad…`: exit 0, the dozen's exact report, and every
+    /// string of `naming` on stderr; then with `--strict`: exit 1, no report,
+    /// the first problem named. Returns the first run, made with `--stats`.
+    @discardableResult
+    private func assertSkipped(_ bad: [String], naming: [String], args: [String] = [],
+                               file: StaticString = #filePath, line: UInt = #line) throws -> Smashtag.Result {
+        let stats = dir.appendingPathComponent("stats-\(UUID().uuidString).json").path
+        let r = try Smashtag.run(["report", "*", Self.good] + bad + ["--format", "csv", "--min-count", "1", "--stats", stats] + args)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        XCTAssertEqual(r.stdout, Self.expected, "the good dump's report, exactly", file: file, line: line)
+        for s in naming {
+            XCTAssertTrue(r.stderr.contains(s), "stderr does not name '\(s)':\n\(r.stderr)", file: file, line: line)
+        }
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as! [String: Any]
+        let byInput = summary["bad_records_by_input"] as! [String: Int]
+        XCTAssertTrue(bad.allSatisfy { b in byInput.keys.contains { $0.hasPrefix(b) } }, "\(byInput)", file: file, line: line)
+        lastStats = summary
+
+        let strict = try Smashtag.run(["report", "*", Self.good] + bad + ["--strict"] + args)
+        XCTAssertEqual(strict.status, 1, "--strict: \(strict.stderr)", file: file, line: line)
+        XCTAssertEqual(strict.stdout, "", file: file, line: line)
+        XCTAssertTrue(bad.contains { strict.stderr.contains($0) }, strict.stderr, file: file, line: line)
+        return r
+    }
+
+    private var lastStats: [String: Any] = [:]
+
+    /// Records read in the last `assertSkipped` run (good and bad).
+    private func records(_ r: Smashtag.Result) throws -> Int { lastStats["records"] as! Int }
+
+    /// The dozen `copies` times, each line with a random `pad` field: the same
+    /// tweets (ids), so they add nothing after the dozen, yet they do not compress away.
+    static func padded(copies: Int) -> Data {
+        var rng = SystemRandomNumberGenerator()
+        var out = ""
+        for _ in 0..<copies {
+            for line in dozenLines {
+                let pad = (0..<4).map { _ in String(rng.next() as UInt64, radix: 36) }.joined()
+                out += "{\"pad\":\"\(pad)\"," + line.dropFirst() + "\n"
+            }
+        }
+        return Data(out.utf8)
+    }
+
+    private func write(_ name: String, _ data: Data) -> String {
+        let url = dir.appendingPathComponent(name)
+        try! data.write(to: url)
+        return url.path
+    }
+
+    private func flipBytes(in url: URL, at offset: Int, count: Int) throws {
+        var bytes = try Data(contentsOf: url)
+        for i in offset..<offset + count { bytes[i] ^= 0xA5 }
+        try bytes.write(to: url)
+    }
+
+    private func shell(_ command: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try shellOutput(command)
+        XCTAssertEqual(r.status, 0, command, file: file, line: line)
+    }
+
+    private func shellOutput(_ command: String) throws -> (status: Int32, stdout: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", command]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs smashtag with its output in files and returns, besides, its peak
+    /// resident memory (`wait4`'s `ru_maxrss`); killed after five minutes.
+    private func measured(_ args: [String]) throws -> (result: Smashtag.Result, peakKiB: Int) {
+        let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
+        let err = out + ".err"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([Smashtag.binary.path] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        XCTAssertEqual(posix_spawn(&pid, Smashtag.binary.path, &actions, nil, argv, environ), 0)
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        watchdog.cancel()
+        XCTAssertEqual(status & 0x7F, 0, "smashtag ended by signal \(status & 0x7F) (killed as hung?)")
+        let result = Smashtag.Result(status: (status >> 8) & 0xFF,
+                                     stdout: try String(contentsOfFile: out, encoding: .utf8),
+                                     stderr: try String(contentsOfFile: err, encoding: .utf8))
+        return (result, Int(usage.ru_maxrss))
+    }
+}
