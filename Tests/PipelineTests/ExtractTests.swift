@@ -56,6 +56,25 @@ final class ExtractTests: XCTestCase {
         XCTAssertEqual(try aggregate(extract.stdout, ["--format", "json", "--min-count", "1"]).stdout, report.stdout)
     }
 
+    /// Two copies of a tweet with different mentions, read one after the
+    /// other: the first counts, in a report and through extract lines alike
+    /// (they used to be read back as one tweet with the union of mentions).
+    func testAdjacentCopiesKeepTheFirstNotTheUnion() throws {
+        let first = #"{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"}]}}"#
+        let second = #"{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"},{"text":"y"}]}}"#
+        let options = ["--format", "csv", "--min-count", "1"]
+        let both = Data((first + "\n" + second + "\n").utf8)
+        let report = try Smashtag.report(["*"] + options, stdin: both)
+        XCTAssertEqual(report.stdout, "term,type,mention,count\n*,hashtag,#x,1\n")
+        let extract = try Smashtag.run(["extract", "*"], stdin: both)
+        XCTAssertEqual(extract.stdout, "H\tsmashtag-extract\t1\t*\nM\t*\t5\t#x\n")
+        XCTAssertEqual(try aggregate(extract.stdout, options).stdout, report.stdout)
+        // Extracted apart and concatenated: the header between them ends the first copy.
+        let a = try Smashtag.run(["extract", "*"], stdin: Data((first + "\n").utf8)).stdout
+        let b = try Smashtag.run(["extract", "*"], stdin: Data((second + "\n").utf8)).stdout
+        XCTAssertEqual(try aggregate(a + b, options).stdout, report.stdout)
+    }
+
     func testBadLinesAreNamedAndNoHeaderIsAnError() throws {
         let lines = "H\tsmashtag-extract\t1\t#a\nM\t#a\t5\t#a\nM\t#b\t6\t#a\nX\tjunk\nM\t#a\tnotanid\t#a\nT\t#a\t7\n"
         let r = try aggregate(lines, ["--format", "csv", "--min-count", "1"])

@@ -9,9 +9,12 @@
 ///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
-/// A tweet's lines are consecutive. Outputs of several extracts over
-/// disjoint inputs, with the same terms, may be concatenated in any order:
-/// `aggregate` dedups on (term, tweet id), keeping the first copy it reads.
+/// A tweet's lines for one term are consecutive, and they are one copy of
+/// it: a copy read right after another (a duplicated line) is not written,
+/// so that consecutive lines never merge two copies. Outputs of several
+/// extracts over disjoint inputs, with the same terms, may be concatenated
+/// in any order: `aggregate` dedups on (term, tweet id), keeping the first
+/// copy it reads (a header line ends the copy before it).
 public enum ExtractFormat {
     public static let version = 1
     public static let magic = "smashtag-extract"
@@ -61,6 +64,9 @@ public final class ExtractWriter: ExtractionSink {
     /// Lines written, and whether the reader went away (a closed pipe).
     public private(set) var lines = 0
     public private(set) var closed = false
+    /// The (term, tweet id) of the last lines written: a copy of that tweet
+    /// right after it would merge into it when read back, so it is dropped.
+    private var last: (term: Int, id: UInt64)?
 
     /// - Parameter write: writes a chunk; returns false when the output is gone.
     public init(terms: [Term], write: @escaping (String) -> Bool) {
@@ -79,6 +85,9 @@ public final class ExtractWriter: ExtractionSink {
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
+                // The first copy counts (as in a report): a later copy next to it is left out.
+                if let l = last, l.term == t, l.id == e.tweetIDs[i] { continue }
+                last = (t, e.tweetIDs[i])
                 if mentions.isEmpty {
                     buffer += "T\t\(terms[t])\t\(id)\n"
                     lines += 1
@@ -132,6 +141,8 @@ public final class ExtractReader: RecordHandler {
         }
         switch fields.first {
         case "H":
+            // Another extract's output starts: its first tweet is a copy of its own.
+            finishTweet()
             guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) else { return bad("a header names smashtag-extract") }
             guard fields[2] == Substring(String(ExtractFormat.version)) else {
                 return bad("format version \(fields[2]); this smashtag reads version \(ExtractFormat.version)")
