@@ -45,6 +45,39 @@ final class ExtractTests: XCTestCase {
         XCTAssertEqual(listed.stdout, named.stdout)
     }
 
+    /// `--list-inputs` is the walk a run makes: handing the list back through
+    /// `--paths-from-stdin` reads the same tweets in the same order.
+    func testListedInputsReadAsTheFoldersDo() throws {
+        let folders = [Smashtag.root.appendingPathComponent("samples").path, corpus.path]
+        let listed = try Smashtag.run(["extract", "--list-inputs"] + folders)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let paths = listed.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(paths.contains { $0.hasSuffix("samples/archive-stream.tar") }, "a tar read member by member is listed once")
+        XCTAssertFalse(paths.contains { $0.hasSuffix("README.md") || $0.hasSuffix(".py") }, "not tweet data")
+        let inCorpus = paths.filter { $0.hasPrefix(corpus.path) }
+        XCTAssertEqual(inCorpus, inCorpus.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "byte order of names")
+        XCTAssertEqual(paths.suffix(inCorpus.count), inCorpus[...], "folders in command-line order")
+        let fromList = try Smashtag.run(["extract"] + terms + ["--paths-from-stdin"], stdin: Data(listed.stdout.utf8))
+        XCTAssertEqual(fromList.stdout, try Smashtag.run(["extract"] + terms + folders).stdout)
+        let missing = try Smashtag.run(["extract", "--list-inputs", "/nonexistent"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent"), missing.stderr)
+    }
+
+    /// Counts made elsewhere (the Spark job) are formatted as a report of the
+    /// same counts, added without dedup.
+    func testCountsAreAddedAsTheyAre() throws {
+        let counts = "H\tsmashtag-counts\t1\t#a\tb\nN\t#a\t3\nC\t#a\t#a\t3\nC\t#a\t@x\t2\nC\t#a\t#c,d\t2\nN\tb\t0\n"
+        let r = try aggregate(counts, ["--format", "csv"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n#a,hashtag,#a,3\n#a,hashtag,\"#c,d\",2\n#a,user,@x,2\n")
+        // With tweet lines of other tweets, both add up.
+        let more = try aggregate(counts + "H\tsmashtag-extract\t1\t#a\tb\nM\t#a\t9\t@x\n", ["--format", "json", "--top", "1"])
+        XCTAssertEqual(more.stdout, ##"[{"term":"#a","tweets":4,"hashtags":[{"mention":"#a","count":3}],"users":[{"mention":"@x","count":3}]},{"term":"b","tweets":0,"hashtags":[],"users":[]}]"## + "\n")
+        let bad = try aggregate("H\tsmashtag-counts\t1\t#a\nN\t#a\tmany\nC\t#a\tx\t1\n", ["--strict"])
+        XCTAssertEqual(bad.status, 1, "a count that is not a number, a mention without a sign")
+    }
+
     func testFormatEscapesAndTweetsWithoutMentions() throws {
         let data = Data("""
             {"id_str":"1","text":"a","entities":{"hashtags":[{"text":"tab\\there"},{"text":"back\\\\slash"}]}}
