@@ -60,11 +60,15 @@ import tempfile
 import threading
 from operator import add
 
-EXIT_USAGE = 2
+EXIT_INPUT, EXIT_USAGE = 1, 2  # as smashtag's
 
 
 class UsageError(Exception):
     pass
+
+
+class InputError(Exception):
+    """Nothing at all could be read (smashtag exits 1 then too)."""
 
 
 # ---------------------------------------------------------------- driver side
@@ -142,7 +146,7 @@ def list_inputs(binary, paths, strict):
     r = subprocess.run([binary, "extract", "--list-inputs", *(["--strict"] if strict else []), "--", *paths],
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
     if r.returncode != 0 and (strict or not r.stdout):
-        raise UsageError(f"cannot list the inputs (exit status {r.returncode})")
+        raise InputError(f"no input could be listed (exit status {r.returncode}; smashtag said why above)")
     return [line for line in r.stdout.decode("utf-8", "surrogateescape").split("\n") if line]
 
 
@@ -340,6 +344,9 @@ def main(argv=None):
     except UsageError as e:
         print(f"popularity.py: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except InputError as e:
+        print(f"popularity.py: {e}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":
