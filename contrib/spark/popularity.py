@@ -38,7 +38,7 @@ shared file system). The job, in order:
     SparkFiles on the executor and its exit status checked); each copy of a
     matching tweet becomes ((term, tweet id), ((g, n), mentions)), n counting
     the copies in the group's output, so (g, n) is the copy's place in the
-    input order of a report;
+    input order of a report (packed in one number, g * 2^40 + n);
  3. shuffle on (term, tweet id) and keep the copy with the smallest (g, n):
     the first copy in input order, exactly as `smashtag report` dedups, however
     the copies were spread over executors;
@@ -224,25 +224,30 @@ def _feed(pipe, paths):
 
 def _copies(stream, group, header, index):
     """Groups consecutive extract lines of one (term, tweet id): one copy each
-    (extract never writes two copies of a tweet next to each other)."""
+    (extract never writes two copies of a tweet next to each other).
+
+    A copy is ((term index, tweet id), (rank, mentions)): rank is the group
+    times 2^40 plus the copy's number in the group's output, mentions the
+    escaped mentions joined by tabs (one bytes object pickles smaller and
+    faster than a tuple)."""
     first = stream.readline().rstrip(b"\n")
     if first != header:
         if not first:
             return  # exit status tells
         raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
-    key, mentions, n = None, [], 0
+    key, mentions, rank = None, [], group << 40
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
         k = (index[f[1]], int(f[2]))
         if k != key:
             if key is not None:
-                yield key, ((group, n), tuple(mentions))
-                n += 1
+                yield key, (rank, b"\t".join(mentions))
+                rank += 1
             key, mentions = k, []
         if f[0] == b"M":
             mentions.append(f[3])
     if key is not None:
-        yield key, ((group, n), tuple(mentions))
+        yield key, (rank, b"\t".join(mentions))
 
 
 def first_copy(a, b):
@@ -253,7 +258,7 @@ def first_copy(a, b):
 def count_keys(copy):
     """(term, None) for the tweet, (term, mention) for each of its mentions."""
     (term, _), (_, mentions) = copy
-    return [((term, None), 1)] + [((term, m), 1) for m in mentions]
+    return [((term, None), 1)] + [((term, m), 1) for m in mentions.split(b"\t") if m]
 
 
 # ----------------------------------------------------------------------- job
