@@ -1,9 +1,11 @@
 # smashtag — the front door: build, report, test, bench, deps.
 #
 #   make report TERM=#stanford   report on samples/ (TERM defaults to #stanford)
-#   make test                    every test (unit and end to end)
+#   make test                    every test (unit, end to end, and the Spark job)
+#   make test-fast               the Swift tests only (the inner loop)
 #   make bench                   throughput against DuckDB (release build)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
+#   make bench-spark             the Spark job in local[2] against smashtag report
 #   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder
 #   make asan                    every test, built with AddressSanitizer
 
@@ -24,7 +26,7 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast asan fuzz fuzz-build bench bench-store clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-spark spark-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
 
 all: build
 
@@ -50,11 +52,34 @@ report: deps
 	@$(SWIFT) build -c $(CONFIG) >&2
 	@$(BIN) report '$(REPORT_TERM)' samples/ $(if $(FORMAT),--format $(FORMAT))
 
-test: deps
+test: test-fast test-spark
+
+test-fast: deps
 	$(SWIFT) build
 	$(SWIFT) test --disable-swift-testing
 
-test-fast: test
+# The Spark job (contrib/spark) with pyspark from PyPI in a venv under .build/,
+# on Java 17 (Spark 3.5 runs on 8, 11 and 17), in local mode.
+PYSPARK_VERSION ?= 3.5.9
+SPARK_VENV      ?= .build/spark-venv
+SPARK_MASTER    ?= local[2]
+JAVA_HOME       ?= $(firstword $(wildcard /usr/lib/jvm/java-17-openjdk-*))
+SPARK_ENV        = JAVA_HOME=$(JAVA_HOME) SPARK_LOCAL_IP=127.0.0.1 PYSPARK_PYTHON=$(abspath $(SPARK_VENV))/bin/python \
+                   SMASHTAG_SPARK_MASTER='$(SPARK_MASTER)'
+
+spark-venv:
+	@[ -n "$(JAVA_HOME)" ] && [ -x "$(JAVA_HOME)/bin/java" ] || { \
+	  echo "installing openjdk-17-jre-headless with apt-get" >&2; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
+	@$(SPARK_VENV)/bin/python -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "$(PYSPARK_VERSION)")' 2>/dev/null || { \
+	  echo "creating $(SPARK_VENV) with pyspark $(PYSPARK_VERSION) from PyPI" >&2; \
+	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/pip install -q 'pyspark==$(PYSPARK_VERSION)' >&2; }
+
+# The job's report equals `smashtag report` (and the reference) on samples/ and ../shared/corpus.
+test-spark: deps spark-venv
+	$(SWIFT) build --product smashtag
+	$(SPARK_ENV) SMASHTAG=.build/debug/smashtag $(SPARK_VENV)/bin/python contrib/spark/test_popularity.py
 
 # The store's figures (Benchmarks/store_bench.sh; generates its data once).
 bench: bench-store
@@ -106,6 +131,17 @@ bench: deps
 	@.build/release/smashtag-bench run --data $(BENCH_DATA) --runs $(BENCH_RUNS) \
 	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \
 	  --peer Benchmarks/duckdb_report.py
+
+# The Spark job in $(SPARK_MASTER) against `smashtag report` alone on the bench
+# data (`make bench` generates it; BENCH_DATA=... points elsewhere): wall
+# times, bytes extract writes per input MB, bytes shuffled per matching tweet.
+SPARK_BENCH_INPUTS ?= $(BENCH_DATA)/stream.jsonl $(BENCH_DATA)/split
+bench-spark: deps spark-venv
+	$(SWIFT) build -c release --product smashtag >&2
+	@for i in $(SPARK_BENCH_INPUTS); do [ -e "$$i" ] || { \
+	  echo "no $$i: generate the bench data with make bench, or give BENCH_DATA=folder" >&2; exit 1; }; done
+	$(SPARK_ENV) $(SPARK_VENV)/bin/python contrib/spark/bench_popularity.py --smashtag .build/release/smashtag \
+	  $(foreach i,$(SPARK_BENCH_INPUTS),--input $(i)) --runs $(BENCH_RUNS) --master '$(SPARK_MASTER)'
 
 # The binary, its man page and bash/zsh completions (install-files copies
 # an already built binary: the tests use it on the debug build).

@@ -142,6 +142,7 @@ enum Usage {
         smashtag extract TERM [PATH...] [options]
         smashtag extract -t TERM [-t TERM...] [PATH...] [options]
         ... | smashtag extract -t TERM --paths-from-stdin
+        smashtag extract --list-inputs [PATH...]
 
     Reads like `smashtag report` (same terms, inputs, formats of tweets) and
     writes, instead of a report, one line per (term, tweet, mention) of every
@@ -161,6 +162,8 @@ enum Usage {
         --paths-from-stdin    Read input paths from standard input, one a line
         --mentions-from SRC   entities or text, and --id-column, --text-column,
                               --author-column NAME: as for `smashtag report`
+        --list-inputs         Print the files a run would read (folders walked,
+                              in reading order), one a line, and read nothing
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]
@@ -179,6 +182,13 @@ enum Usage {
     standard input), counts each tweet once per term (the first copy read
     wins), and writes the report as `smashtag report` does. Inputs extracted
     separately with the same terms may be concatenated in any order.
+
+    It also reads counts made elsewhere (the Spark job in contrib/spark),
+    added as they are, without dedup:
+
+        H<TAB>smashtag-counts<TAB>1<TAB>TERM...     header (format version 1, the terms)
+        N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
+        C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
 
     OPTIONS:
         --format FORMAT     csv, json, ndjson or table

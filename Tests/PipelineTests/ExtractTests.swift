@@ -45,6 +45,39 @@ final class ExtractTests: XCTestCase {
         XCTAssertEqual(listed.stdout, named.stdout)
     }
 
+    /// `--list-inputs` is the walk a run makes: handing the list back through
+    /// `--paths-from-stdin` reads the same tweets in the same order.
+    func testListedInputsReadAsTheFoldersDo() throws {
+        let folders = [Smashtag.root.appendingPathComponent("samples").path, corpus.path]
+        let listed = try Smashtag.run(["extract", "--list-inputs"] + folders)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let paths = listed.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(paths.contains { $0.hasSuffix("samples/archive-stream.tar") }, "a tar read member by member is listed once")
+        XCTAssertFalse(paths.contains { $0.hasSuffix("README.md") || $0.hasSuffix(".py") }, "not tweet data")
+        let inCorpus = paths.filter { $0.hasPrefix(corpus.path) }
+        XCTAssertEqual(inCorpus, inCorpus.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }, "byte order of names")
+        XCTAssertEqual(paths.suffix(inCorpus.count), inCorpus[...], "folders in command-line order")
+        let fromList = try Smashtag.run(["extract"] + terms + ["--paths-from-stdin"], stdin: Data(listed.stdout.utf8))
+        XCTAssertEqual(fromList.stdout, try Smashtag.run(["extract"] + terms + folders).stdout)
+        let missing = try Smashtag.run(["extract", "--list-inputs", "/nonexistent"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("/nonexistent"), missing.stderr)
+    }
+
+    /// Counts made elsewhere (the Spark job) are formatted as a report of the
+    /// same counts, added without dedup.
+    func testCountsAreAddedAsTheyAre() throws {
+        let counts = "H\tsmashtag-counts\t1\t#a\tb\nN\t#a\t3\nC\t#a\t#a\t3\nC\t#a\t@x\t2\nC\t#a\t#c,d\t2\nN\tb\t0\n"
+        let r = try aggregate(counts, ["--format", "csv"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n#a,hashtag,#a,3\n#a,hashtag,\"#c,d\",2\n#a,user,@x,2\n")
+        // With tweet lines of other tweets, both add up.
+        let more = try aggregate(counts + "H\tsmashtag-extract\t1\t#a\tb\nM\t#a\t9\t@x\n", ["--format", "json", "--top", "1"])
+        XCTAssertEqual(more.stdout, ##"[{"term":"#a","tweets":4,"hashtags":[{"mention":"#a","count":3}],"users":[{"mention":"@x","count":3}]},{"term":"b","tweets":0,"hashtags":[],"users":[]}]"## + "\n")
+        let bad = try aggregate("H\tsmashtag-counts\t1\t#a\nN\t#a\tmany\nC\t#a\tx\t1\n", ["--strict"])
+        XCTAssertEqual(bad.status, 1, "a count that is not a number, a mention without a sign")
+    }
+
     func testFormatEscapesAndTweetsWithoutMentions() throws {
         let data = Data("""
             {"id_str":"1","text":"a","entities":{"hashtags":[{"text":"tab\\there"},{"text":"back\\\\slash"}]}}
@@ -54,6 +87,25 @@ final class ExtractTests: XCTestCase {
         XCTAssertEqual(extract.stdout, "H\tsmashtag-extract\t1\t*\nM\t*\t1\t#tab\\there\nM\t*\t1\t#back\\\\slash\nT\t*\t2\n")
         let report = try Smashtag.report(["*", "--format", "json", "--min-count", "1"], stdin: data)
         XCTAssertEqual(try aggregate(extract.stdout, ["--format", "json", "--min-count", "1"]).stdout, report.stdout)
+    }
+
+    /// Two copies of a tweet with different mentions, read one after the
+    /// other: the first counts, in a report and through extract lines alike
+    /// (they used to be read back as one tweet with the union of mentions).
+    func testAdjacentCopiesKeepTheFirstNotTheUnion() throws {
+        let first = #"{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"}]}}"#
+        let second = #"{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"},{"text":"y"}]}}"#
+        let options = ["--format", "csv", "--min-count", "1"]
+        let both = Data((first + "\n" + second + "\n").utf8)
+        let report = try Smashtag.report(["*"] + options, stdin: both)
+        XCTAssertEqual(report.stdout, "term,type,mention,count\n*,hashtag,#x,1\n")
+        let extract = try Smashtag.run(["extract", "*"], stdin: both)
+        XCTAssertEqual(extract.stdout, "H\tsmashtag-extract\t1\t*\nM\t*\t5\t#x\n")
+        XCTAssertEqual(try aggregate(extract.stdout, options).stdout, report.stdout)
+        // Extracted apart and concatenated: the header between them ends the first copy.
+        let a = try Smashtag.run(["extract", "*"], stdin: Data((first + "\n").utf8)).stdout
+        let b = try Smashtag.run(["extract", "*"], stdin: Data((second + "\n").utf8)).stdout
+        XCTAssertEqual(try aggregate(a + b, options).stdout, report.stdout)
     }
 
     func testBadLinesAreNamedAndNoHeaderIsAnError() throws {

@@ -56,6 +56,18 @@ public final class Aggregator {
         return true
     }
 
+    /// Adds `count` distinct tweets to a term's tweet count, already
+    /// deduplicated elsewhere (the counts format).
+    public func add(counted count: Int, term t: Int) {
+        tweetCounts[t] += count
+    }
+
+    /// Adds `count` distinct tweets carrying `mention` to a term's counts,
+    /// already deduplicated elsewhere (the counts format).
+    public func add(counted count: Int, term t: Int, mention: String) {
+        counts[t][globalID(mention), default: 0] += count
+    }
+
     private func globalID(_ key: String) -> Int32 {
         if let id = keyIDs[key] { return id }
         let id = Int32(keys.count)

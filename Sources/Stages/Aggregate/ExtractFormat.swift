@@ -7,14 +7,30 @@
 ///     M  TERM  TWEET-ID  MENTION             the tweet matches TERM and carries MENTION
 ///     T  TERM  TWEET-ID                      the tweet matches TERM and carries no mention
 ///
+/// A sibling format carries counts instead of tweets, for a producer that
+/// deduplicated and counted on its own (the Spark job in `contrib/spark`)
+/// and leaves only the report's sorting and formatting to `aggregate`:
+///
+///     H  smashtag-counts  1  TERM...             header: format, version, the terms in order
+///     N  TERM  TWEETS                            TWEETS distinct tweets matched TERM
+///     C  TERM  MENTION  COUNT                    MENTION is on COUNT of them
+///
+/// Counts are added as they are, never deduplicated: they must be the final
+/// counts of tweets read nowhere else in the same input.
+///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
-/// A tweet's lines are consecutive. Outputs of several extracts over
-/// disjoint inputs, with the same terms, may be concatenated in any order:
-/// `aggregate` dedups on (term, tweet id), keeping the first copy it reads.
+/// A tweet's lines for one term are consecutive, and they are one copy of
+/// it: a copy read right after another (a duplicated line) is not written,
+/// so that consecutive lines never merge two copies. Outputs of several
+/// extracts over disjoint inputs, with the same terms, may be concatenated
+/// in any order: `aggregate` dedups on (term, tweet id), keeping the first
+/// copy it reads (a header line ends the copy before it).
 public enum ExtractFormat {
     public static let version = 1
     public static let magic = "smashtag-extract"
+    /// The counts format's name; its version is `version` too.
+    public static let countsMagic = "smashtag-counts"
 
     public static func header(_ terms: [Term]) -> String {
         (["H", magic, String(version)] + terms.map { escape($0.description) }).joined(separator: "\t") + "\n"
@@ -61,6 +77,9 @@ public final class ExtractWriter: ExtractionSink {
     /// Lines written, and whether the reader went away (a closed pipe).
     public private(set) var lines = 0
     public private(set) var closed = false
+    /// The (term, tweet id) of the last lines written: a copy of that tweet
+    /// right after it would merge into it when read back, so it is dropped.
+    private var last: (term: Int, id: UInt64)?
 
     /// - Parameter write: writes a chunk; returns false when the output is gone.
     public init(terms: [Term], write: @escaping (String) -> Bool) {
@@ -79,6 +98,9 @@ public final class ExtractWriter: ExtractionSink {
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
+                // The first copy counts (as in a report): a later copy next to it is left out.
+                if let l = last, l.term == t, l.id == e.tweetIDs[i] { continue }
+                last = (t, e.tweetIDs[i])
                 if mentions.isEmpty {
                     buffer += "T\t\(terms[t])\t\(id)\n"
                     lines += 1
@@ -132,7 +154,11 @@ public final class ExtractReader: RecordHandler {
         }
         switch fields.first {
         case "H":
-            guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) else { return bad("a header names smashtag-extract") }
+            // Another extract's output starts: its first tweet is a copy of its own.
+            finishTweet()
+            guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) || fields[1] == Substring(ExtractFormat.countsMagic) else {
+                return bad("a header names smashtag-extract or smashtag-counts")
+            }
             guard fields[2] == Substring(String(ExtractFormat.version)) else {
                 return bad("format version \(fields[2]); this smashtag reads version \(ExtractFormat.version)")
             }
@@ -170,8 +196,25 @@ public final class ExtractReader: RecordHandler {
                 }
                 mentions.append(m)
             }
+        case "N", "C":
+            guard let aggregator else { return bad("a count line before any header") }
+            let isC = fields[0] == "C"
+            guard fields.count == (isC ? 4 : 3) else { return bad("expected \(isC ? 4 : 3) fields") }
+            guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
+                return bad("a term that is not in the header")
+            }
+            guard let count = Int(fields[isC ? 3 : 2]), count >= 0 else { return bad("a count that is not a whole number") }
+            finishTweet()
+            if isC {
+                guard let m = ExtractFormat.unescape(fields[2]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                    return bad("a mention without # or @")
+                }
+                aggregator.add(counted: count, term: t, mention: m)
+            } else {
+                aggregator.add(counted: count, term: t)
+            }
         default:
-            bad("it starts with neither H, M nor T")
+            bad("it starts with neither H, M, T, N nor C")
         }
     }
 

@@ -1,0 +1,358 @@
+"""smashtag on Spark: the popularity report of `smashtag report`, computed by
+a Spark job that runs the unchanged `smashtag` binary on its executors.
+
+usage:
+    spark-submit contrib/spark/popularity.py -t TERM [-t TERM...] PATH... [options]
+    python contrib/spark/popularity.py --master 'local[2]' TERM PATH... [options]
+
+    -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
+                        without -t the first positional argument is the term
+    --format FORMAT     csv, json, ndjson or table [default: as `smashtag report`:
+                        table on a terminal, csv otherwise]
+    --min-count N       leave out mentions counted fewer than N times [default: 2]
+    --top N             keep the first N hashtags and N users of each term
+    -o, --output FILE   write the report to FILE on the driver [default: stdout]
+    --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
+                        --files, else `smashtag` on PATH]; shipped to the
+                        executors with SparkContext.addFile
+    --installed         the binary is already at that path on every node (a
+                        container image): do not ship it
+    --partitions N      extract tasks [default: 4 x spark.default.parallelism,
+                        at most one per input file]
+    --shuffle-partitions N
+                        partitions of the dedup and count shuffles
+                        [default: spark.default.parallelism]
+    --extract-jobs N    threads of each extract (match spark.task.cpus) [default: 1]
+    --strict            stop at the first bad input, as `smashtag report --strict`
+    --master URL        only when run with plain python (spark-submit sets it)
+
+PATHs are files or folders that every executor sees at the same path (a
+shared file system). The job, in order:
+
+ 1. driver: `smashtag extract --list-inputs PATH...` lists the files a report
+    would read, in the order it reads them (folders walked, sorted, hidden and
+    non-dump files left out); they are cut into contiguous groups of about
+    equal bytes, group g holding files before those of group g+1;
+ 2. executors: each group's paths are piped into `smashtag extract -t TERM...
+    --paths-from-stdin` (what RDD.pipe does, with the binary found through
+    SparkFiles on the executor and its exit status checked); each copy of a
+    matching tweet becomes ((term, tweet id), ((g, n), mentions)), n counting
+    the copies in the group's output, so (g, n) is the copy's place in the
+    input order of a report (packed in one number, g * 2^40 + n);
+ 3. shuffle on (term, tweet id) and keep the copy with the smallest (g, n):
+    the first copy in input order, exactly as `smashtag report` dedups, however
+    the copies were spread over executors;
+ 4. count per (term, mention) and tweets per term (a second, smaller shuffle),
+    leave out counts below --min-count;
+ 5. driver: write the counts as `smashtag-counts` lines and let
+    `smashtag aggregate` sort and format them, so the report is byte for byte
+    what `smashtag report` prints on the same inputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from operator import add
+
+EXIT_INPUT, EXIT_USAGE = 1, 2  # as smashtag's
+
+
+class UsageError(Exception):
+    pass
+
+
+class InputError(Exception):
+    """Nothing at all could be read (smashtag exits 1 then too)."""
+
+
+# ---------------------------------------------------------------- driver side
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="popularity.py", add_help=True,
+                                description="smashtag's popularity report as a Spark job")
+    p.add_argument("-t", "--term", action="append", default=[])
+    p.add_argument("paths", nargs="*")
+    p.add_argument("--format", choices=["csv", "json", "ndjson", "table"])
+    p.add_argument("--min-count", type=int, default=2)
+    p.add_argument("--top", type=int)
+    p.add_argument("-o", "--output")
+    p.add_argument("--smashtag")
+    p.add_argument("--installed", action="store_true")
+    p.add_argument("--partitions", type=int)
+    p.add_argument("--shuffle-partitions", type=int)
+    p.add_argument("--extract-jobs", type=int, default=1)
+    p.add_argument("--strict", action="store_true")
+    p.add_argument("--master")
+    a = p.parse_args(argv)
+    if not a.term:
+        if not a.paths:
+            p.error("give a term to search for, as in: popularity.py '#stanford' dumps/")
+        a.term = [a.paths.pop(0)]
+    if not a.paths:
+        p.error("give the paths to read: a Spark job cannot read standard input")
+    if "-" in a.paths:
+        p.error("'-' (standard input) cannot be spread over executors; give files or folders")
+    for name in ("min_count", "top", "partitions", "shuffle_partitions", "extract_jobs"):
+        v = getattr(a, name)
+        if v is not None and v < 1:
+            p.error(f"--{name.replace('_', '-')} takes a whole number of at least 1, not {v}")
+    return a
+
+
+def find_binary(given, installed):
+    """The smashtag binary on the driver, and whether it still needs shipping."""
+    if given:
+        path = given
+    elif os.environ.get("SMASHTAG"):
+        path = os.environ["SMASHTAG"]
+    else:
+        # spark-submit --files smashtag: already on its way to every executor.
+        try:
+            from pyspark import SparkFiles
+            shipped = SparkFiles.get("smashtag")
+            if os.path.isfile(shipped):
+                return shipped, False
+        except Exception:
+            pass
+        path = shutil.which("smashtag") or ""
+    if not path or not os.path.isfile(path):
+        raise UsageError(f"no smashtag binary at '{path or 'smashtag'}': give --smashtag PATH")
+    return os.path.abspath(path), not installed
+
+
+def smashtag_header(binary, terms):
+    """The extract header for these terms: validates and normalises them as smashtag does."""
+    r = subprocess.run([binary, "extract", *term_flags(terms), "--paths-from-stdin", "--quiet"],
+                       stdin=subprocess.DEVNULL, capture_output=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr.decode("utf-8", "replace"))
+        raise UsageError(f"smashtag extract refused the terms (exit status {r.returncode})")
+    header = r.stdout.rstrip(b"\n")
+    fields = header.split(b"\t")
+    if fields[:3] != [b"H", b"smashtag-extract", b"1"]:
+        raise RuntimeError(f"unexpected extract header {header!r}: this job reads format version 1")
+    return header
+
+
+def list_inputs(binary, paths, strict):
+    """The files a report on `paths` would read, in its order."""
+    r = subprocess.run([binary, "extract", "--list-inputs", *(["--strict"] if strict else []), "--", *paths],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+    if r.returncode != 0 and (strict or not r.stdout):
+        raise InputError(f"no input could be listed (exit status {r.returncode}; smashtag said why above)")
+    return [line for line in r.stdout.decode("utf-8", "surrogateescape").split("\n") if line]
+
+
+def group_inputs(paths, partitions):
+    """Cuts the ordered paths into at most `partitions` contiguous groups of about equal bytes."""
+    sizes = []
+    for p in paths:
+        try:
+            sizes.append(max(1, os.stat(p).st_size))
+        except OSError:
+            sizes.append(1)  # extract reports it
+    total = sum(sizes)
+    n = max(1, min(partitions, len(paths)))
+    groups, before = [[] for _ in range(n)], 0
+    for p, s in zip(paths, sizes):
+        # The group of a file is where its first byte falls: groups stay in input order.
+        groups[min(n - 1, before * n // total)].append(p)
+        before += s
+    return [g for g in groups if g]
+
+
+def term_flags(terms):
+    return [f for t in terms for f in ("-t", t)]
+
+
+# -------------------------------------------------------------- executor side
+
+
+def resolve_on_executor(binary, shipped):
+    """The binary's path on this executor: its SparkFiles copy, or the installed one."""
+    if not shipped:
+        return binary
+    from pyspark import SparkFiles
+    name = os.path.basename(binary)
+    for candidate in (SparkFiles.get(name), os.path.join(os.getcwd(), name)):
+        if os.path.isfile(candidate):
+            if not os.access(candidate, os.X_OK):
+                os.chmod(candidate, 0o755)
+            return candidate
+    raise RuntimeError(f"smashtag was not shipped to this executor (looked for {name} in SparkFiles)")
+
+
+def extract_groups(binary, shipped, header, args, strict):
+    """mapPartitions function: runs one extract per group; yields one record per
+    copy of a matching tweet: ((term index, tweet id), ((group, copy number), mentions))."""
+    terms = header.split(b"\t")[3:]
+    index = {t: i for i, t in enumerate(terms)}
+
+    def run(groups):
+        exe = resolve_on_executor(binary, shipped)
+        for g, paths in groups:
+            proc = subprocess.Popen([exe, "extract", *args, "--paths-from-stdin"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            feed = threading.Thread(target=_feed, args=(proc.stdin, paths), daemon=True)
+            feed.start()
+            yield from _copies(proc.stdout, g, header, index)
+            feed.join()
+            status = proc.wait()
+            # 1: bad input under --strict, or nothing in this group could be read
+            # (already said on the executor's stderr); a report goes on then too.
+            if status != 0 and (status != 1 or strict):
+                raise RuntimeError(f"smashtag extract exited with status {status} on {len(paths)} inputs "
+                                   f"starting with {paths[0]} (its message is in the executor's stderr)")
+
+    return run
+
+
+def _feed(pipe, paths):
+    try:
+        pipe.write("".join(p + "\n" for p in paths).encode("utf-8", "surrogateescape"))
+        pipe.close()
+    except BrokenPipeError:
+        pass
+
+
+def _copies(stream, group, header, index):
+    """Groups consecutive extract lines of one (term, tweet id): one copy each
+    (extract never writes two copies of a tweet next to each other).
+
+    A copy is ((term index, tweet id), (rank, mentions)): rank is the group
+    times 2^40 plus the copy's number in the group's output, mentions the
+    escaped mentions joined by tabs (one bytes object pickles smaller and
+    faster than a tuple)."""
+    first = stream.readline().rstrip(b"\n")
+    if first != header:
+        if not first:
+            return  # exit status tells
+        raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
+    key, mentions, rank = None, [], group << 40
+    for line in stream:
+        f = line.rstrip(b"\n").split(b"\t")
+        k = (index[f[1]], int(f[2]))
+        if k != key:
+            if key is not None:
+                yield key, (rank, b"\t".join(mentions))
+                rank += 1
+            key, mentions = k, []
+        if f[0] == b"M":
+            mentions.append(f[3])
+    if key is not None:
+        yield key, (rank, b"\t".join(mentions))
+
+
+def first_copy(a, b):
+    """Of two copies of a (term, tweet), the one read first by a report."""
+    return a if a[0] <= b[0] else b
+
+
+def count_keys(copy):
+    """(term, None) for the tweet, (term, mention) for each of its mentions."""
+    (term, _), (_, mentions) = copy
+    return [((term, None), 1)] + [((term, m), 1) for m in mentions.split(b"\t") if m]
+
+
+# ----------------------------------------------------------------------- job
+
+
+def popularity(sc, a, out):
+    """Runs the job for parsed arguments `a`, writing the report to the binary stream `out`.
+
+    Returns the exit status of the final `smashtag aggregate`.
+    """
+    binary, ship = find_binary(a.smashtag, a.installed)
+    header = smashtag_header(binary, a.term)
+    paths = list_inputs(binary, a.paths, a.strict)
+    if ship:
+        sc.addFile(binary)
+    if __name__ != "__main__":
+        # Imported (by a test, a notebook): the executors' Python needs this module too.
+        sc.addPyFile(os.path.abspath(__file__))
+    partitions = a.partitions or 4 * sc.defaultParallelism
+    groups = group_inputs(paths, partitions)
+    extract_args = [*term_flags(a.term), "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else [])]
+
+    copies = (sc.parallelize(list(enumerate(groups)), max(1, len(groups)))
+              .mapPartitions(extract_groups(binary, ship, header, extract_args, a.strict)))
+    # As many shuffle partitions as cores: the final counts are read a partition at a time.
+    shuffle = a.shuffle_partitions or sc.defaultParallelism
+    tweets = copies.reduceByKey(first_copy, shuffle)
+    min_count = a.min_count
+    counts = (tweets.flatMap(count_keys)
+              .reduceByKey(add, shuffle)
+              .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
+
+    terms = header.split(b"\t")[3:]
+    tweet_counts = [0] * len(terms)
+    with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
+        f.write(b"\t".join([b"H", b"smashtag-counts", b"1", *terms]) + b"\n")
+        for (term, mention), count in counts.toLocalIterator():
+            if mention is None:
+                tweet_counts[term] = count
+            else:
+                f.write(b"C\t%s\t%s\t%d\n" % (terms[term], mention, count))
+        for term, count in enumerate(tweet_counts):
+            f.write(b"N\t%s\t%d\n" % (terms[term], count))
+        f.flush()
+        cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
+        if a.format:
+            cmd += ["--format", a.format]
+        if a.top:
+            cmd += ["--top", str(a.top)]
+        out.flush()
+        return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
+
+
+def spark_context(master):
+    """A SparkContext: spark-submit's, or a new one (with `master`) under plain python."""
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        # Plain python starts the JVM itself: quiet from its first line.
+        log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
+        os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
+                              f"--driver-java-options -Dlog4j2.configurationFile=file:{log4j} pyspark-shell")
+    from pyspark import SparkConf, SparkContext
+    conf = SparkConf().setAppName("smashtag-popularity")
+    if "PYSPARK_GATEWAY_PORT" not in os.environ:
+        conf.set("spark.ui.showConsoleProgress", "false")
+    if master:
+        conf.setMaster(master)
+    elif not conf.contains("spark.master"):
+        conf.setMaster("local[*]")
+    sc = SparkContext.getOrCreate(conf)
+    sc.setLogLevel(os.environ.get("SMASHTAG_SPARK_LOG_LEVEL", "ERROR"))
+    return sc
+
+
+def main(argv=None):
+    a = parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag")
+        if early and os.path.isfile(early):
+            smashtag_header(early, a.term)  # a bad term stops the job before Spark starts
+        sc = spark_context(a.master)
+        try:
+            if a.output:
+                with open(a.output, "wb") as out:
+                    return popularity(sc, a, out)
+            return popularity(sc, a, sys.stdout.buffer)
+        finally:
+            sc.stop()
+    except UsageError as e:
+        print(f"popularity.py: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except InputError as e:
+        print(f"popularity.py: {e}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())

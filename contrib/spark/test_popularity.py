@@ -1,0 +1,180 @@
+"""The Spark job's report is `smashtag report`'s, byte for byte.
+
+Runs contrib/spark/popularity.py with pyspark in local mode (`local[2]`) on
+samples/ and on the real corpus (../shared/corpus, read in place), for several
+terms at once, every format, --min-count and --top, inputs spread over one
+task or one task per file, tweets read twice from different tasks, and the
+multi-file cases of the independent reference (Tests/Reference). Prints one
+line per case and a closing `N passed, N failed`; exits 1 on any failure.
+
+    SMASHTAG=.build/debug/smashtag python contrib/spark/test_popularity.py
+
+Run by `make test` (the Makefile makes the virtual environment with pyspark).
+"""
+
+import difflib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import popularity  # noqa: E402
+
+BINARY = os.path.abspath(os.environ.get("SMASHTAG", os.path.join(ROOT, ".build/debug/smashtag")))
+SAMPLES = os.path.join(ROOT, "samples")
+CORPUS = os.path.abspath(os.environ.get("SMASHTAG_CORPUS", os.path.join(ROOT, "../shared/corpus")))
+REFERENCE = os.path.join(ROOT, "Tests/Reference")
+MASTER = os.environ.get("SMASHTAG_SPARK_MASTER", "local[2]")
+
+passed, failed = 0, 0
+
+
+def report(terms, paths, options):
+    r = subprocess.run([BINARY, "report", *popularity.term_flags(terms), *paths, "--quiet", *options],
+                       capture_output=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"smashtag report exited {r.returncode}: {r.stderr.decode()}")
+    return r.stdout
+
+
+def spark(sc, terms, paths, options):
+    """The job's report, through its own argument parser and a file."""
+    argv = [*popularity.term_flags(terms), *paths, "--smashtag", BINARY, *options]
+    a = popularity.parse_args(argv)
+    with tempfile.TemporaryFile() as out:
+        status = popularity.popularity(sc, a, out)
+        if status != 0:
+            raise RuntimeError(f"the job's aggregate exited {status}")
+        out.seek(0)
+        return out.read()
+
+
+def check(name, got, want):
+    global passed, failed
+    if got == want:
+        passed += 1
+        print(f"ok    {name}", flush=True)
+        return
+    failed += 1
+    print(f"FAIL  {name}", flush=True)
+    diff = difflib.unified_diff(want.decode(errors="replace").splitlines(), got.decode(errors="replace").splitlines(),
+                                "expected", "spark job", lineterm="", n=1)
+    for line in list(diff)[:40]:
+        print("      " + line)
+
+
+def case(sc, name, terms, paths, options, job_options=(), want=None):
+    try:
+        t = time.monotonic()
+        got = spark(sc, terms, paths, [*options, *job_options])
+        name += f" ({time.monotonic() - t:.1f} s)"
+        check(name, got, report(terms, paths, options) if want is None else want)
+    except Exception as e:  # a failure of one case is reported, the others still run
+        global failed
+        failed += 1
+        print(f"FAIL  {name}: {type(e).__name__}: {e}", flush=True)
+
+
+def files_under(folder):
+    return subprocess.run([BINARY, "extract", "--list-inputs", folder], capture_output=True, check=True).stdout.count(b"\n")
+
+
+def main():
+    if not os.path.isfile(BINARY):
+        sys.exit(f"no smashtag binary at {BINARY}: build it first (swift build)")
+    if not os.path.isdir(CORPUS):
+        sys.exit(f"no corpus at {CORPUS}: the tests read ../shared/corpus in place")
+    started = time.monotonic()
+    sc = popularity.spark_context(MASTER)
+    try:
+        run_cases(sc)
+    finally:
+        sc.stop()
+    run_command_line()
+    print(f"spark job tests: {time.monotonic() - started:.0f} s with {MASTER}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def run_cases(sc):
+    sample_terms = ["#stanford", "stanford", "from:stanford", "@stanford", "*", "#nowhere"]
+    corpus_terms = ["*", "#Brexit", "obama", "from:jack", "@BTS_twt", "#kpop", "pizza"]
+    every_file = ["--partitions", str(files_under(CORPUS) + files_under(SAMPLES))]
+    for options in (["--format", "csv", "--min-count", "1"], ["--format", "json"], ["--format", "ndjson", "--top", "3"],
+                    ["--format", "table", "--top", "5"]):
+        case(sc, f"samples {' '.join(options)}", sample_terms, [SAMPLES], options)
+    for options in (["--format", "csv", "--min-count", "1"], ["--format", "json", "--min-count", "3"],
+                    ["--format", "ndjson", "--top", "2"]):
+        case(sc, f"corpus {' '.join(options)}", corpus_terms, [CORPUS], options)
+    both = [CORPUS, SAMPLES]
+    case(sc, "corpus and samples, one task", corpus_terms + sample_terms, both,
+         ["--format", "csv", "--min-count", "1"], ["--partitions", "1"])
+    case(sc, "corpus and samples, a task per file", corpus_terms + sample_terms, both,
+         ["--format", "csv", "--min-count", "1"], every_file)
+    # Every tweet read twice, by different tasks: each counts once.
+    case(sc, "samples and corpus twice over, a task per file", ["*", "#stanford", "#brexit"], both + both,
+         ["--format", "json", "--min-count", "1"], every_file)
+    case(sc, "a single file", ["*"], [os.path.join(CORPUS, "twarc-csv/kpop.jsonl")], ["--format", "csv"])
+    case(sc, "a file with bad input (skipped and counted as report does)", ["*", "#brexit"],
+         [os.path.join(CORPUS, "twarc-csv/streaming_output_with_error.jsonl")], ["--format", "csv", "--min-count", "1"])
+    first_copy_wins(sc)
+    reference_cases(sc)
+
+
+def first_copy_wins(sc):
+    """The same tweet in two files with different mentions, read by two tasks:
+    the copy in the first file counts, as in a report."""
+    with tempfile.TemporaryDirectory() as d:
+        short = '{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"}]}}\n'
+        long = '{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"},{"text":"y"}],' \
+               '"user_mentions":[{"screen_name":"z"}]}}\n{"id_str":"6","text":"b"}\n'
+        for first, second in ((short, long), (long, short)):
+            for name, text in (("a.jsonl", first), ("b.jsonl", second)):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            case(sc, f"first copy wins across tasks ({'short' if first is short else 'long'} first)", ["*", "#x"], [d],
+                 ["--format", "csv", "--min-count", "1"], ["--partitions", "2"])
+
+
+def reference_cases(sc):
+    """The independent reference's expectations (Tests/Reference) for the cases that read several files."""
+    with open(os.path.join(REFERENCE, "corpus_cases.json")) as f:
+        cases = [c for c in json.load(f) if len(c["paths"]) > 1]
+    for c in cases:
+        paths = [os.path.join(CORPUS, p) for p in c["paths"]]
+        options = ["--min-count", str(c["min_count"])] + (["--top", str(c["top"])] if c.get("top") else [])
+        for fmt, key in (("csv", "expected"), ("json", "expected_json")):
+            with open(os.path.join(REFERENCE, c[key]), "rb") as f:
+                want = f.read()
+            case(sc, f"reference {c['name']} as {fmt}", c["terms"], paths,
+                 options + ["--format", fmt], ["--partitions", str(len(paths))], want)
+
+
+def run_command_line():
+    """The script as a user runs it: its own Spark, an output file, a quiet stderr, usage errors."""
+    global passed, failed
+    script = os.path.join(HERE, "popularity.py")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "report.json")
+        args = ["-t", "#stanford", "-t", "from:stanford", SAMPLES, "--format", "json", "--top", "4"]
+        r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-o", out, *args],
+                           capture_output=True)
+        with open(out, "rb") as f:
+            check("command line: --output", f.read(), report(["#stanford", "from:stanford"], [SAMPLES], args[4:]))
+        noise = [line for line in r.stderr.decode(errors="replace").splitlines() if line.strip()]
+        check("command line: exit 0, nothing from Spark on stderr",
+              f"{r.returncode} {noise}".encode(), b"0 []")
+    r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "#", SAMPLES],
+                       capture_output=True)
+    check("command line: a bad term is a usage error naming it",
+          f"{r.returncode} {b'#' in r.stderr}".encode(), b"2 True")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
