@@ -87,9 +87,12 @@ bench-store: deps
 	sh Benchmarks/store_bench.sh
 
 # Every test again, smashtag and the tests built with AddressSanitizer (a
-# build of its own under .build/asan; the end-to-end tests run that binary).
+# build of its own under .build/asan; the end-to-end tests run that binary;
+# the plain debug build is for the install test). Leaks are not checked: the
+# Swift runtime keeps some memory for the life of the process.
 ASAN_BUILD = --scratch-path .build/asan -Xswiftc -sanitize=address
 asan: deps
+	$(SWIFT) build
 	$(SWIFT) build $(ASAN_BUILD) --build-tests
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test $(ASAN_BUILD) --disable-swift-testing
 
@@ -97,7 +100,9 @@ asan: deps
 # from ../shared/corpus and the fixtures; the corpus it grows is kept in
 # .build/fuzz/corpus between runs, crashes land in .build/fuzz/crashes/.
 # Every crash becomes a file in Tests/Fixtures/fuzz (replayed by make test).
+# FUZZ_FLAGS adds libFuzzer flags (a later -max_len=2048 wins over the default).
 FUZZ_SECONDS ?= 600
+FUZZ_FLAGS   ?=
 FUZZ_DIR     ?= .build/fuzz
 FUZZ_BIN      = Tests/Fuzz/.build/release/SmashtagFuzz
 fuzz-build: deps
@@ -107,7 +112,7 @@ fuzz: fuzz-build
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
 	$(FUZZ_BIN) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/crashes/
+	  -artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_FLAGS)
 
 samples:
 	python3 samples/generate.py

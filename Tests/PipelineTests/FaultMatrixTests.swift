@@ -26,7 +26,10 @@ final class FaultMatrixTests: XCTestCase {
     func testTruncatedGzip() throws { try truncated("gzip -c", "day.jsonl.gz") }
     func testTruncatedBzip2() throws { try truncated("bzip2 -c", "day.jsonl.bz2") }
     func testTruncatedXz() throws { try truncated("xz -c", "day.jsonl.xz") }
-    func testTruncatedZstd() throws { try truncated("zstd -q -c", "day.jsonl.zst") }
+    func testTruncatedZstd() throws {
+        try require("zstd")
+        try truncated("zstd -q -c", "day.jsonl.zst")
+    }
 
     /// A collector died midway: the stream stops 60% of the way in. What
     /// came before the cut is read, the rest is reported with its line.
@@ -62,6 +65,7 @@ final class FaultMatrixTests: XCTestCase {
     }
 
     func testZipWithOneCorruptMember() throws {
+        try require("zip")
         try members()
         try shell("cd '\(dir.path)/m' && gunzip -c b.jsonl.gz > b.jsonl && zip -q ../day.zip a.jsonl b.jsonl c.jsonl")
         let zip = dir.appendingPathComponent("day.zip")
@@ -358,6 +362,13 @@ final class FaultMatrixTests: XCTestCase {
         var bytes = try Data(contentsOf: url)
         for i in offset..<offset + count { bytes[i] ^= 0xA5 }
         try bytes.write(to: url)
+    }
+
+    /// `make deps` installs zstd and zip; a bare `swift test` on a machine without them skips what needs them.
+    private func require(_ tool: String) throws {
+        guard try shellOutput("command -v \(tool)").status == 0 else {
+            throw XCTSkip("\(tool) is not installed (make deps installs it)")
+        }
     }
 
     private func shell(_ command: String, file: StaticString = #filePath, line: UInt = #line) throws {

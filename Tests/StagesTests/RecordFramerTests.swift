@@ -85,6 +85,51 @@ final class RecordFramerTests: XCTestCase {
         let c = frame("<html>\n<body>Rate limit exceeded</body>\n</html>\n")
         XCTAssertEqual(c.records.count, 3)
     }
+
+    /// Found by the fuzzer: in a document, an over-long line that is not JSON
+    /// was reported once per read, and its tail came out as records.
+    func testOverlongNonJSONLineInADocumentIsOneProblemWhateverTheReads() {
+        let input = "[{\"a\":1}\n<" + String(repeating: "x", count: 3000) + "\n{\"b\":2}\n"
+        for chunk in [.max, 1, 7, 100] {
+            let c = frame(input, chunk: chunk, buffer: 64, maxRecord: 1000)
+            XCTAssertEqual(texts(c), [#"{"a":1}"#, #"{"b":2}"#], "chunk \(chunk)")
+            XCTAssertEqual(c.problems.map(\.line), [2], "chunk \(chunk)")
+        }
+    }
+
+    /// A line with no end (a bomb of one byte repeated) is skipped from the
+    /// cap on and given up 64 × the cap later; what follows is not read.
+    func testEndlessLineIsGivenUpAfter64TimesTheCap() {
+        let bomb = "{\"a\":1}\n" + String(repeating: "A", count: 64 * 100 + 10) + "\n{\"b\":2}\n"
+        for chunk in [.max, 1, 7, 333] {
+            let c = frame(bomb, chunk: chunk, buffer: 64, maxRecord: 100)
+            XCTAssertEqual(texts(c), [#"{"a":1}"#], "chunk \(chunk)")
+            XCTAssertEqual(c.problems.map(\.line), [2, 2], "chunk \(chunk)")
+            XCTAssertTrue(c.problems[1].reason.contains("decompression bomb"), c.problems[1].reason)
+        }
+        // Just under the limit the line ends in time, and the next record is read.
+        let long = "{\"a\":1}\n" + String(repeating: "A", count: 64 * 100 - 10) + "\n{\"b\":2}\n"
+        XCTAssertEqual(texts(frame(long, chunk: 7, buffer: 64, maxRecord: 100)), [#"{"a":1}"#, #"{"b":2}"#])
+        // The same in a document: an endless value.
+        let value = "[{\"a\":1},\"" + String(repeating: "A", count: 64 * 100 + 10) + "\",{\"b\":2}]"
+        let d = frame(value, chunk: 7, buffer: 64, maxRecord: 100)
+        XCTAssertEqual(texts(d), [#"{"a":1}"#])
+        XCTAssertEqual(d.problems.count, 1, "given up while skipping: \(d.problems)")
+    }
+
+    /// Nothing but blank lines for 64 × the cap (a bomb of newlines) is given up too.
+    func testBlankLinesAreGivenUpAfter64TimesTheCap() {
+        for lead in ["", "{\"a\":1}\n"] {
+            let input = lead + String(repeating: "\n", count: 64 * 100 + 10) + "{\"b\":2}\n"
+            for chunk in [.max, 1, 7] {
+                let c = frame(input, chunk: chunk, buffer: 64, maxRecord: 100)
+                XCTAssertEqual(texts(c), lead.isEmpty ? [] : [#"{"a":1}"#], "chunk \(chunk)")
+                XCTAssertEqual(c.problems.count, 1, "chunk \(chunk)")
+            }
+        }
+        let fewer = String(repeating: "\r\n", count: 64 * 50 - 10) + "{\"b\":2}\n"
+        XCTAssertEqual(texts(frame(fewer, chunk: 7, buffer: 64, maxRecord: 100)), [#"{"b":2}"#])
+    }
 }
 
 final class SkipReasonTests: XCTestCase {

@@ -15,11 +15,12 @@
 /// held in memory. A stream that runs on for `endlessRun` (64 × `maxRecord`)
 /// bytes without a record — skipping an over-long one that has no line end,
 /// or reading nothing but blank lines — is given up: that is a decompression
-/// bomb or not text at all, and reading on would only burn time. Records are handed out as offsets into the caller's
-/// buffer; the framer keeps only small state between calls, so a record may
-/// straddle any number of reads, and how the bytes arrive never changes
-/// what comes out (the tests split inputs at every offset; the fuzzer checks
-/// it on every input it makes).
+/// bomb or not text at all, and reading on would only burn time.
+///
+/// Records are handed out as offsets into the caller's buffer; the framer
+/// keeps only small state between calls, so a record may straddle any number
+/// of reads, and how the bytes arrive never changes what comes out (the tests
+/// split inputs at every offset; the fuzzer checks it on every input it makes).
 public struct RecordFramer {
     public enum Layout: Equatable, Sendable { case undecided, lines, document, csv }
 
@@ -41,8 +42,8 @@ public struct RecordFramer {
 
     public private(set) var layout: Layout
     public let maxRecord: Int
-    /// Bytes without a line end, while skipping an over-long record, after
-    /// which the stream is given up.
+    /// Bytes without a record (no line end while skipping an over-long one,
+    /// or only blank lines) after which the stream is given up.
     public var endlessRun: Int { maxRecord > Int.max / 64 ? Int.max : maxRecord * 64 }
 
     /// Where unconsumed input starts in the caller's buffer.
