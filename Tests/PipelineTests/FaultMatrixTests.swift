@@ -364,10 +364,11 @@ final class FaultMatrixTests: XCTestCase {
         try bytes.write(to: url)
     }
 
-    /// `make deps` installs zstd and zip; a bare `swift test` on a machine without them skips what needs them.
+    /// `make deps` installs zstd and zip; without them the row fails and says so.
     private func require(_ tool: String) throws {
         guard try shellOutput("command -v \(tool)").status == 0 else {
-            throw XCTSkip("\(tool) is not installed (make deps installs it)")
+            struct MissingTool: Error, CustomStringConvertible { let description: String }
+            throw MissingTool(description: "\(tool) is not installed: run `make deps` (it installs zstd, zip and lz4)")
         }
     }
 
