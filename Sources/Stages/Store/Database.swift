@@ -19,6 +19,9 @@ import Glibc
 ///
 /// A connection is used by one thread at a time (SQLite's "multi-thread"
 /// mode); a process that reads in parallel opens one connection per thread.
+///
+/// (The file is longer than most: `Database` and its `Statement` share the
+/// one `check`, and keeping every C call in one file is the point.)
 final class Database {
     let path: String
     private(set) var handle: OpaquePointer?

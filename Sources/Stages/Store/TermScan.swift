@@ -47,7 +47,7 @@ struct TermScan {
         let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
         defer { links.done() }
         try links.bind(1, lo)
-        var set = MentionBuffer()
+        let set = MentionBuffer()
         // The link the scan stands on (read once: every column read is a call into SQLite).
         var linkReady = try links.step()
         var link = (tweet: Int64(0), mention: Int64(0))
@@ -107,16 +107,28 @@ struct TermScan {
     }
 }
 
-/// A tweet's mention ids, in a buffer reused from tweet to tweet.
-struct MentionBuffer {
-    private(set) var ids = [Int64](repeating: 0, count: 64)
+/// A tweet's mention ids, in a buffer reused from tweet to tweet (a class
+/// over raw memory: the scan's inner loop does no copy-on-write checks).
+final class MentionBuffer {
+    private(set) var ids: UnsafeMutablePointer<Int64>
+    private var capacity = 64
     private(set) var count = 0
 
-    mutating func removeAll() { count = 0 }
+    init() { ids = .allocate(capacity: capacity) }
+
+    deinit { ids.deallocate() }
+
+    func removeAll() { count = 0 }
 
     @inline(__always)
-    mutating func append(_ id: Int64) {
-        if count == ids.count { ids.append(contentsOf: repeatElement(0, count: count)) }
+    func append(_ id: Int64) {
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<Int64>.allocate(capacity: capacity * 2)
+            bigger.update(from: ids, count: count)
+            ids.deallocate()
+            ids = bigger
+            capacity *= 2
+        }
         ids[count] = id
         count += 1
     }
@@ -128,20 +140,23 @@ struct MentionBuffer {
     }
 }
 
-/// Tweet and mention counts of a scan's terms: arrays indexed by mention id
-/// while terms × mentions stay under `denseLimit` entries, else dictionaries.
+/// Tweet and mention counts of a scan's terms: one flat array indexed by
+/// term and mention id while terms × mentions stay under `denseLimit`
+/// entries (no hashing in the loop), else a dictionary per term.
 struct Tally {
     static let denseLimit: Int64 = 1 << 25
 
     var tweets: [Int]
-    private var dense: [[Int32]]
+    private var dense: [Int32]
     private var sparse: [[Int64: Int]]
+    private let stride: Int
     private let isDense: Bool
 
     init(terms: Int, mentionLimit: Int64) {
         tweets = Array(repeating: 0, count: terms)
         isDense = Int64(terms) * (mentionLimit + 1) <= Tally.denseLimit
-        dense = isDense ? Array(repeating: Array(repeating: 0, count: Int(mentionLimit) + 1), count: terms) : []
+        stride = isDense ? Int(mentionLimit) + 1 : 0
+        dense = isDense ? Array(repeating: 0, count: terms * stride) : []
         sparse = isDense ? [] : Array(repeating: [:], count: terms)
     }
 
@@ -149,10 +164,11 @@ struct Tally {
     mutating func add(_ set: MentionBuffer, term t: Int) {
         tweets[t] += 1
         if isDense {
-            dense[t].withUnsafeMutableBufferPointer { row in
+            let base = t * stride, stride = self.stride
+            dense.withUnsafeMutableBufferPointer { counts in
                 for i in 0..<set.count {
                     let m = Int(set.ids[i])
-                    if m >= 0 && m < row.count { row[m] += 1 }
+                    if m >= 0 && m < stride { counts[base + m] += 1 }
                 }
             }
         } else {
@@ -165,7 +181,7 @@ struct Tally {
             var c = TermScan.Counts()
             c.tweets = tweets[t]
             if isDense {
-                for (m, n) in dense[t].enumerated() where n > 0 { c.mentions[Int64(m)] = Int(n) }
+                for m in 0..<stride where dense[t * stride + m] > 0 { c.mentions[Int64(m)] = Int(dense[t * stride + m]) }
             } else {
                 c.mentions = sparse[t]
             }
