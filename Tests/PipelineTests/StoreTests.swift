@@ -162,9 +162,12 @@ final class StoreTests: XCTestCase {
         let started = Date()
         try smashtag(["ingest"] + args + ["--store", path("clean.db")])
         let clean = try storeReport(path("clean.db"))
-        let duration = Date().timeIntervalSince(started)
-        var midRun = 0
-        for (n, fraction) in [0.15, 0.4, 0.65, 0.9].enumerated() {
+        var duration = Date().timeIntervalSince(started)
+        var midRun = 0, kills = 0
+        // Kills spread over a run; a kill that came too late (the run had
+        // ended) makes the next ones come sooner, so some fall mid-run on a
+        // slow machine and a fast one alike.
+        for (n, fraction) in [0.15, 0.4, 0.65, 0.9, 0.3, 0.5].enumerated() where kills < 4 || midRun == 0 {
             let store = path("killed\(n).db")
             let p = Process()
             p.executableURL = Smashtag.binary
@@ -174,6 +177,7 @@ final class StoreTests: XCTestCase {
             usleep(UInt32(duration * fraction * 1_000_000))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
+            if p.terminationReason == .exit { duration /= 2 } else { kills += 1 }
             if let killed = try runs(store).last, killed["outcome"] as? String == "interrupted", killed["tweets_new"] as? Int ?? 0 > 0 {
                 midRun += 1
             }

@@ -35,8 +35,9 @@ struct TermScan {
         self.mentionLimit = mentionLimit
     }
 
-    /// Authors and texts are read only for the terms that look at them.
-    private var needsTweets: Bool { targets.contains { $0.term.kind == .author || $0.term.kind == .word } }
+    /// Texts are read beside the links only for word terms; `from:` terms
+    /// find their tweets first (SQLite filters the authors, no row leaves it
+    /// but theirs), `*` counts its tweets apart.
     private var needsText: Bool { targets.contains { $0.term.kind == .word } }
 
     /// Counts over the tweets with ids in `range` (all when nil).
@@ -58,9 +59,8 @@ struct TermScan {
         }
         linkReady = linkReady && link.tweet <= hi
 
-        if needsTweets {
-            let tweets = try db.statement(needsText ? "SELECT id, author, text FROM tweet WHERE id >= ?1"
-                                                    : "SELECT id, author FROM tweet WHERE id >= ?1")
+        if needsText {
+            let tweets = try db.statement("SELECT id, author, text FROM tweet WHERE id >= ?1")
             defer { tweets.done() }
             try tweets.bind(1, lo)
             while try tweets.step() {
@@ -72,11 +72,28 @@ struct TermScan {
                     set.append(link.mention)
                     try nextLink()
                 }
-                add(set, author: tweets.optionalInt64(1), text: needsText ? tweets.text(2) : nil, to: &tally)
+                add(set, author: tweets.optionalInt64(1), text: tweets.text(2), to: &tally)
             }
         } else {
-            // Terms that need only mentions: a tweet without links matches none but `*`,
-            // which counts its tweets apart.
+            // The tweets of the authors asked about, in id order as the links come.
+            var authored: [(tweet: Int64, author: Int64)] = []
+            var written: [Int64: Int] = [:]
+            for author in Set(targets.compactMap { $0.term.kind == .author ? $0.mention : nil }) {
+                let s = try db.statement("SELECT id FROM tweet WHERE author = ?1 AND id BETWEEN ?2 AND ?3")
+                try s.bind(1, author)
+                try s.bind(2, lo)
+                try s.bind(3, hi)
+                var n = 0
+                while try s.step() {
+                    authored.append((s.int64(0), author))
+                    n += 1
+                }
+                written[author] = n
+            }
+            if written.count > 1 { authored.sort { $0.tweet < $1.tweet } }
+            var next = 0
+            // A tweet without links matches no #tag or @name term, and adds no
+            // mention to the others: only their tweet counts need it, set below.
             while linkReady {
                 let id = link.tweet
                 if id > hi { break }
@@ -85,10 +102,16 @@ struct TermScan {
                     set.append(link.mention)
                     try nextLink()
                 }
-                add(set, author: nil, text: nil, to: &tally)
+                while next < authored.count && authored[next].tweet < id { next += 1 }
+                let author = next < authored.count && authored[next].tweet == id ? authored[next].author : nil
+                add(set, author: author, text: nil, to: &tally)
             }
-            if let all = targets.firstIndex(where: { $0.term.kind == .all }) {
-                tally.tweets[all] = Int(try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0)
+            for (t, target) in targets.enumerated() {
+                switch target.term.kind {
+                case .all: tally.tweets[t] = Int(try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0)
+                case .author: tally.tweets[t] = target.mention.flatMap { written[$0] } ?? 0
+                default: break
+                }
             }
         }
         return tally.counts()
