@@ -61,3 +61,18 @@ final class JSONScannerTests: XCTestCase {
         XCTAssertNil(id(""))
     }
 }
+
+final class UTF8CheckTests: XCTestCase {
+    private func invalid(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { UTF8Check.firstInvalid($0) } }
+
+    func testWellFormedAndIllFormedUTF8() {
+        XCTAssertNil(invalid(Array("plain ascii, then é 東京 😀 #Россия".utf8)))
+        XCTAssertNil(invalid([]))
+        XCTAssertEqual(invalid(Array("Stan".utf8) + [0xFF] + Array("ford".utf8)), 4)
+        XCTAssertEqual(invalid([0x41, 0xC3]), 1, "truncated sequence")
+        XCTAssertEqual(invalid([0xC0, 0xAF]), 0, "overlong")
+        XCTAssertEqual(invalid([0xED, 0xA0, 0x80]), 0, "a surrogate")
+        XCTAssertEqual(invalid([0xF4, 0x90, 0x80, 0x80]), 0, "past U+10FFFF")
+        XCTAssertEqual(invalid(Array(repeating: 0x61, count: 20) + [0xE2, 0x28, 0xA1]), 20)
+    }
+}

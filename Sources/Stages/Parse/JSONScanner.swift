@@ -408,6 +408,7 @@ public struct JSONError: Error, Equatable {
         case badEscape
         case controlCharacterInString
         case trailingBytes
+        case invalidUTF8
     }
     public var offset: Int
     public var reason: Reason
@@ -421,6 +422,7 @@ public struct JSONError: Error, Equatable {
         case .badEscape: return "invalid JSON: bad escape sequence at byte \(offset + 1)"
         case .controlCharacterInString: return "invalid JSON: raw control character in a string at byte \(offset + 1)"
         case .trailingBytes: return "invalid JSON: more text after the value at byte \(offset + 1)"
+        case .invalidUTF8: return "invalid JSON: not UTF-8 at byte \(offset + 1) (the record is skipped)"
         }
     }
 }
