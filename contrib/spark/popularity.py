@@ -13,7 +13,8 @@ usage:
     --top N             keep the first N hashtags and N users of each term
     -o, --output FILE   write the report to FILE on the driver [default: stdout]
     --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
-                        --files, else `smashtag` on PATH]; shipped to the
+                        --files, else `smashtag` on PATH, else this checkout's
+                        .build/release or .build/debug]; shipped to the
                         executors with SparkContext.addFile
     --installed         the binary is already at that path on every node (a
                         container image): do not ship it
@@ -76,8 +77,10 @@ class InputError(Exception):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="popularity.py", add_help=True,
-                                description="smashtag's popularity report as a Spark job")
+    # The module's docstring is the usage text (as smashtag's own --help).
+    p = argparse.ArgumentParser(prog="popularity.py", add_help=False,
+                                usage="popularity.py -t TERM [-t TERM...] PATH... [options] (--help for more)")
+    p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-t", "--term", action="append", default=[])
     p.add_argument("paths", nargs="*")
     p.add_argument("--format", choices=["csv", "json", "ndjson", "table"])
@@ -92,6 +95,12 @@ def parse_args(argv):
     p.add_argument("--strict", action="store_true")
     p.add_argument("--master")
     a = p.parse_args(argv)
+    if a.help:
+        try:
+            print(__doc__.strip())
+        except BrokenPipeError:  # `| head`: a reader that went away is no error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     if not a.term:
         if not a.paths:
             p.error("give a term to search for, as in: popularity.py '#stanford' dumps/")
@@ -122,10 +131,16 @@ def find_binary(given, installed):
                 return shipped, False
         except Exception:
             pass
-        path = shutil.which("smashtag") or ""
+        path = shutil.which("smashtag") or next((p for p in built_binaries() if os.path.isfile(p)), "")
     if not path or not os.path.isfile(path):
         raise UsageError(f"no smashtag binary at '{path or 'smashtag'}': give --smashtag PATH")
     return os.path.abspath(path), not installed
+
+
+def built_binaries():
+    """The binaries `swift build` leaves in this checkout, release first."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return [os.path.join(root, ".build", config, "smashtag") for config in ("release", "debug")]
 
 
 def smashtag_header(binary, terms):
@@ -346,7 +361,8 @@ def spark_context(master):
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag")
+        early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag") \
+            or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
             smashtag_header(early, a.term)  # a bad term stops the job before Spark starts
         sc = spark_context(a.master)
