@@ -345,6 +345,8 @@ def spark_context(master):
         log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
         os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
                               f"--driver-java-options -Dlog4j2.configurationFile=file:{log4j} pyspark-shell")
+        # Local executors run the driver's Python (another python3 on PATH may lack a match).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark import SparkConf, SparkContext
     conf = SparkConf().setAppName("smashtag-popularity")
     if "PYSPARK_GATEWAY_PORT" not in os.environ:
