@@ -13,7 +13,8 @@ usage:
     --top N             keep the first N hashtags and N users of each term
     -o, --output FILE   write the report to FILE on the driver [default: stdout]
     --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
-                        --files, else `smashtag` on PATH]; shipped to the
+                        --files, else `smashtag` on PATH, else this checkout's
+                        .build/release or .build/debug]; shipped to the
                         executors with SparkContext.addFile
     --installed         the binary is already at that path on every node (a
                         container image): do not ship it
@@ -58,6 +59,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections import Counter
 from operator import add
 
 EXIT_INPUT, EXIT_USAGE = 1, 2  # as smashtag's
@@ -75,8 +77,10 @@ class InputError(Exception):
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="popularity.py", add_help=True,
-                                description="smashtag's popularity report as a Spark job")
+    # The module's docstring is the usage text (as smashtag's own --help).
+    p = argparse.ArgumentParser(prog="popularity.py", add_help=False,
+                                usage="popularity.py -t TERM [-t TERM...] PATH... [options] (--help for more)")
+    p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-t", "--term", action="append", default=[])
     p.add_argument("paths", nargs="*")
     p.add_argument("--format", choices=["csv", "json", "ndjson", "table"])
@@ -91,6 +95,12 @@ def parse_args(argv):
     p.add_argument("--strict", action="store_true")
     p.add_argument("--master")
     a = p.parse_args(argv)
+    if a.help:
+        try:
+            print(__doc__.strip())
+        except BrokenPipeError:  # `| head`: a reader that went away is no error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     if not a.term:
         if not a.paths:
             p.error("give a term to search for, as in: popularity.py '#stanford' dumps/")
@@ -121,10 +131,16 @@ def find_binary(given, installed):
                 return shipped, False
         except Exception:
             pass
-        path = shutil.which("smashtag") or ""
+        path = shutil.which("smashtag") or next((p for p in built_binaries() if os.path.isfile(p)), "")
     if not path or not os.path.isfile(path):
         raise UsageError(f"no smashtag binary at '{path or 'smashtag'}': give --smashtag PATH")
     return os.path.abspath(path), not installed
+
+
+def built_binaries():
+    """The binaries `swift build` leaves in this checkout, release first."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return [os.path.join(root, ".build", config, "smashtag") for config in ("release", "debug")]
 
 
 def smashtag_header(binary, terms):
@@ -190,8 +206,9 @@ def resolve_on_executor(binary, shipped):
 
 
 def extract_groups(binary, shipped, header, args, strict):
-    """mapPartitions function: runs one extract per group; yields one record per
-    copy of a matching tweet: ((term index, tweet id), ((group, copy number), mentions))."""
+    """mapPartitions function: pipes each group's paths through one extract
+    (RDD.pipe, with the binary resolved on the executor and its exit status
+    checked); yields one record per copy of a matching tweet (`_copies`)."""
     terms = header.split(b"\t")[3:]
     index = {t: i for i, t in enumerate(terms)}
 
@@ -255,10 +272,19 @@ def first_copy(a, b):
     return a if a[0] <= b[0] else b
 
 
-def count_keys(copy):
-    """(term, None) for the tweet, (term, mention) for each of its mentions."""
-    (term, _), (_, mentions) = copy
-    return [((term, None), 1)] + [((term, m), 1) for m in mentions.split(b"\t") if m]
+def count_partition(copies):
+    """mapPartitions function: counts (term, None) for each tweet and
+    (term, mention) for each of its mentions, in a dict (much faster than
+    Spark's combiner in Python).
+
+    - Complexity: memory O(distinct (term, mention) pairs in the partition).
+    """
+    counts = Counter()
+    for (term, _), (_, mentions) in copies:
+        counts[(term, None)] += 1
+        if mentions:
+            counts.update((term, m) for m in mentions.split(b"\t"))
+    return iter(counts.items())
 
 
 # ----------------------------------------------------------------------- job
@@ -287,7 +313,7 @@ def popularity(sc, a, out):
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
     min_count = a.min_count
-    counts = (tweets.flatMap(count_keys)
+    counts = (tweets.mapPartitions(count_partition)
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 
@@ -319,6 +345,8 @@ def spark_context(master):
         log4j = os.path.join(os.path.dirname(os.path.abspath(__file__)), "log4j2.properties")
         os.environ.setdefault("PYSPARK_SUBMIT_ARGS",
                               f"--driver-java-options -Dlog4j2.configurationFile=file:{log4j} pyspark-shell")
+        # Local executors run the driver's Python (another python3 on PATH may lack a match).
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark import SparkConf, SparkContext
     conf = SparkConf().setAppName("smashtag-popularity")
     if "PYSPARK_GATEWAY_PORT" not in os.environ:
@@ -335,7 +363,8 @@ def spark_context(master):
 def main(argv=None):
     a = parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag")
+        early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag") \
+            or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
             smashtag_header(early, a.term)  # a bad term stops the job before Spark starts
         sc = spark_context(a.master)

@@ -170,6 +170,9 @@ def run_command_line():
         noise = [line for line in r.stderr.decode(errors="replace").splitlines() if line.strip()]
         check("command line: exit 0, nothing from Spark on stderr",
               f"{r.returncode} {noise}".encode(), b"0 []")
+    r = subprocess.run([sys.executable, script, "--help"], capture_output=True)
+    check("command line: --help prints the usage, exit 0",
+          f"{r.returncode} {b'--paths-from-stdin' in r.stdout and b'--min-count' in r.stdout}".encode(), b"0 True")
     r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "#", SAMPLES],
                        capture_output=True)
     check("command line: a bad term is a usage error naming it",
