@@ -40,14 +40,20 @@ struct ArgumentReader {
 
     /// The current option's value as a whole number of at least `min`.
     mutating func number(min: Int) throws(UsageError) -> Int {
-        let s = try value()
+        try Self.number(try value(), name, min: min)
+    }
+
+    static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
         guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
         return n
     }
 
     /// The current option's value as a size in bytes (`16M`, `512K`, `1G`).
     mutating func bytes() throws(UsageError) -> Int {
-        let s = try value()
+        try Self.bytes(try value(), name)
+    }
+
+    static func bytes(_ s: String, _ name: String) throws(UsageError) -> Int {
         var digits = s.uppercased()
         var scale = 1
         if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {

@@ -89,7 +89,7 @@ struct IngestCommand: Command {
             case "--batch": options.batchSize = try reader.number(min: 1)
             case "-j", "--jobs": options.jobs = try reader.number(min: 1)
             case "--strict": strict = true
-            case "--max-record": options.maxRecord = try ReportCommand.bytes(try reader.value(), name)
+            case "--max-record": options.maxRecord = try ArgumentReader.bytes(try reader.value(), name)
             default: throw UsageError.unknownOption(name, known: Self.optionNames)
             }
         }

@@ -24,26 +24,11 @@ struct ReportCommand {
     ///
     /// - Throws: `UsageError` for anything that is not a valid invocation.
     init(arguments: [String]) throws(UsageError) {
-        var args = arguments[...]
-        var positional: [String] = []
+        var a = ArgumentReader(arguments)
         var termFlags: [String] = []
-        var onlyPositional = false
-        while let arg = args.popFirst() {
-            if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
-                positional.append(arg)
-                continue
-            }
-            if arg == "--" { onlyPositional = true; continue }
-            var name = arg, inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inline { return inline }
-                guard let v = args.popFirst() else { throw UsageError("\(name) needs a value") }
-                return v
-            }
+        while let name = a.nextOption() {
+            func value() throws(UsageError) -> String { try a.value() }
+            let inline = a.inlineValue
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
@@ -53,10 +38,10 @@ struct ReportCommand {
                     throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'")
                 }
                 format = f
-            case "--min-count": minCount = try Self.number(try value(), name, min: 1)
-            case "--top": top = try Self.number(try value(), name, min: 1)
-            case "-j", "--jobs": jobs = try Self.number(try value(), name, min: 1)
-            case "--max-record": maxRecord = try Self.bytes(try value(), name)
+            case "--min-count": minCount = try a.number(min: 1)
+            case "--top": top = try a.number(min: 1)
+            case "-j", "--jobs": jobs = try a.number(min: 1)
+            case "--max-record": maxRecord = try a.bytes()
             case "--mentions-from":
                 let v = try value()
                 guard let m = MentionSource(rawValue: v) else {
@@ -81,28 +66,17 @@ struct ReportCommand {
                 throw UsageError.unknownOption(name, known: Self.options)
             }
         }
-        var rawTerms = termFlags
+        var positional = a.positional
         if let store {
             // With --store every positional is a term; a path is a mistake worth naming.
             if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
                 throw UsageError("--store reports from the store alone, and '\(path)' is a path: ingest it first "
                                  + "(smashtag ingest \(path) --store \(store)), then report without paths")
             }
-            rawTerms += positional
+            termFlags += positional
             positional = []
         }
-        if rawTerms.isEmpty {
-            guard !positional.isEmpty else { throw UsageError("give a term to search for, as in: smashtag report '#stanford' dumps/") }
-            rawTerms.append(positional.removeFirst())
-        }
-        for raw in rawTerms {
-            let term: Term
-            do { term = try Term(parsing: raw) } catch { throw UsageError(error.description) }
-            if !terms.contains(term) { terms.append(term) }
-        }
-        guard terms.count <= TermMatcher.maxTerms else {
-            throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
-        }
+        terms = try Terms.parse(flags: termFlags, positional: &positional, command: "report")
         if store == nil && positional.isEmpty,
            let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
             store = env
@@ -119,32 +93,11 @@ struct ReportCommand {
         return s
     }
 
-    private static func number(_ s: String, _ name: String, min: Int) throws(UsageError) -> Int {
-        guard let n = Int(s), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(s)'") }
-        return n
-    }
-
-    static func bytes(_ s: String, _ name: String) throws(UsageError) -> Int {
-        var digits = s.uppercased()
-        var scale = 1
-        if let last = digits.last, let shift = ["K": 10, "M": 20, "G": 30][String(last)] {
-            scale = 1 << shift
-            digits.removeLast()
-        }
-        guard let n = Int(digits), n >= 1, n <= (1 << 40) / scale else {
-            throw UsageError("\(name) takes a size in bytes such as 16M, not '\(s)'")
-        }
-        return n * scale
-    }
-
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
         let started = DispatchTime.now()
         if let store { return reportFromStore(store, started: started) }
-        // Big JSON-lines files are cut into ranges of this size for the cores
-        // (SMASHTAG_SPLIT_BYTES lets tests cut small files too).
-        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
-        let plan = InputPlan(paths: paths, splitSize: max(1, split))
+        let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
         for p in plan.problems {
