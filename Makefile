@@ -41,15 +41,21 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 >/dev/null; \
 	fi
 
+# Release binaries carry the Swift runtime and Foundation inside them: no
+# loading of ~15 shared Swift libraries at each start (`smashtag --version`
+# in ~10 ms instead of ~21 ms) and no need for the toolchain at run time.
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BUILD_FLAGS_release = --static-swift-stdlib
+
 build: deps
-	$(SWIFT) build -c $(CONFIG)
+	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS_$(CONFIG))
 
 release:
 	$(MAKE) build CONFIG=release
 
 # The build's chatter goes to stderr: stdout carries the report alone.
 report: deps
-	@$(SWIFT) build -c $(CONFIG) >&2
+	@$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS_$(CONFIG)) >&2
 	@$(BIN) report '$(REPORT_TERM)' samples/ $(if $(FORMAT),--format $(FORMAT))
 
 test: test-fast test-spark
@@ -126,8 +132,8 @@ BENCH_RUNS ?= 3
 BENCH_DATA ?= .build/bench-data
 BENCH_VENV ?= .build/bench-venv
 bench: deps
-	$(SWIFT) build -c release --product smashtag >&2
-	$(SWIFT) build -c release --product smashtag-bench >&2
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag-bench >&2
 	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || { \
 	  echo "creating $(BENCH_VENV) with duckdb from PyPI" >&2; \
 	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q duckdb >&2; }
@@ -142,7 +148,7 @@ bench: deps
 # times, bytes extract writes per input MB, bytes shuffled per matching tweet.
 SPARK_BENCH_INPUTS ?= $(BENCH_DATA)/stream.jsonl $(BENCH_DATA)/split
 bench-spark: deps spark-venv
-	$(SWIFT) build -c release --product smashtag >&2
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
 	@for i in $(SPARK_BENCH_INPUTS); do [ -e "$$i" ] || { \
 	  echo "no $$i: generate the bench data with make bench, or give BENCH_DATA=folder" >&2; exit 1; }; done
 	$(SPARK_ENV) $(SPARK_VENV)/bin/python contrib/spark/bench_popularity.py --smashtag .build/release/smashtag \
@@ -152,7 +158,7 @@ bench-spark: deps spark-venv
 # an already built binary: the tests use it on the debug build).
 INSTALL_CONFIG ?= release
 install: deps
-	$(SWIFT) build -c $(INSTALL_CONFIG) --product smashtag
+	$(SWIFT) build -c $(INSTALL_CONFIG) $(BUILD_FLAGS_$(INSTALL_CONFIG)) --product smashtag
 	$(MAKE) install-files
 
 install-files:

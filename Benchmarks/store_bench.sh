@@ -21,7 +21,7 @@ N=${STORE_BENCH_TWEETS:-1000000}
 DIR=${STORE_BENCH_DIR:-.build/store-bench}
 BIN=.build/release/smashtag
 mkdir -p "$DIR"
-swift build -c release --product smashtag >&2
+swift build -c release --static-swift-stdlib --product smashtag >&2  # as make bench builds it
 
 DATA="$DIR/stream-$N.jsonl"
 if [ ! -s "$DATA" ]; then
