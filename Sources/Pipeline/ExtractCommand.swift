@@ -221,7 +221,7 @@ enum Terms {
 
     /// Byte ranges big JSON-lines files are cut into (SMASHTAG_SPLIT_BYTES lets tests cut small files).
     static func splitSize() -> Int64 {
-        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
+        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? InputPlan.defaultSplitSize
         return max(1, split)
     }
 }

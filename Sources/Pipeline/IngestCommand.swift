@@ -114,7 +114,7 @@ struct IngestCommand: Command {
                                                + "and a store keeps text for all its tweets or none; start a new store to keep text"),
                                     usageLine: Self.usageLine)
             }
-            let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? (32 << 20)
+            let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? InputPlan.defaultSplitSize
             let plan = InputPlan(paths: paths, splitSize: max(1, split))
             for p in plan.problems {
                 console.warn(p.description)

@@ -62,8 +62,55 @@ final class JSONScannerTests: XCTestCase {
     }
 }
 
+/// UTF-8 is checked by the scanner as it scans strings (outside strings any
+/// non-ASCII byte is a syntax error): the offsets are those of the bad byte.
 final class UTF8CheckTests: XCTestCase {
-    private func invalid(_ bytes: [UInt8]) -> Int? { bytes.withUnsafeBytes { UTF8Check.firstInvalid($0) } }
+    /// Where the scanner finds ill-formed UTF-8 in a string holding `bytes`
+    /// (the offset within `bytes`), nil when it accepts the string.
+    private func invalid(_ bytes: [UInt8]) -> Int? {
+        let record = [UInt8(ascii: "\"")] + bytes + [UInt8(ascii: "\"")]
+        return record.withUnsafeBytes { raw -> Int? in
+            var s = JSONScanner(raw)
+            do {
+                try s.skipValue()
+                XCTAssertEqual(s.pos, raw.count)
+                return nil
+            } catch let error as JSONError {
+                XCTAssertEqual(error.reason, .invalidUTF8)
+                return error.offset - 1
+            } catch {
+                XCTFail("\(error)")
+                return nil
+            }
+        }
+    }
+
+    func testNonASCIIOutsideStringsIsASyntaxError() {
+        for bytes: [UInt8] in [[0xC3, 0xA9], [0x5B, 0xC3, 0xA9, 0x5D], [0x7B, 0x22, 0x61, 0x22, 0x3A, 0xE2, 0x80, 0x8B, 0x31, 0x7D]] {
+            let error = bytes.withUnsafeBytes { raw -> JSONError? in
+                var s = JSONScanner(raw)
+                do { try s.skipValue(); return nil } catch { return error as? JSONError }
+            }
+            XCTAssertEqual(error?.reason, .unexpectedByte(bytes.first { $0 >= 0x80 }!), "\(bytes)")
+        }
+    }
+
+    func testDecoderRejectsARecordWithIllFormedUTF8AnywhereInAString() throws {
+        let decoder = TweetDecoder()
+        let good = Array(#"{"id_str":"1","user":{"screen_name":"ana","bio":"é 東京 😀"},"entities":{"hashtags":[{"text":"Россия"}]}}"#.utf8)
+        XCTAssertNoThrow(try good.withUnsafeBytes { try decoder.decode($0) })
+        XCTAssertEqual(decoder.outputs.count, 1)
+        // The bad byte (0xFF, written `~` here) in a skipped member, in a key, and in a mention.
+        for bad in [#"{"id_str":"1","x":"ab~"}"#, #"{"id_str":"1","k~":1}"#,
+                    #"{"id_str":"1","entities":{"hashtags":[{"text":"a~"}]}}"#] {
+            let bytes = Array(bad.utf8).map { $0 == UInt8(ascii: "~") ? 0xFF : $0 }
+            let error = bytes.withUnsafeBytes { raw -> JSONError? in
+                do { try decoder.decode(raw); return nil } catch { return error as? JSONError }
+            }
+            XCTAssertEqual(error?.reason, .invalidUTF8, bad)
+            XCTAssertEqual(error?.offset, bytes.firstIndex(of: 0xFF), bad)
+        }
+    }
 
     func testWellFormedAndIllFormedUTF8() {
         XCTAssertNil(invalid(Array("plain ascii, then é 東京 😀 #Россия".utf8)))

@@ -52,3 +52,60 @@ final class MatchTests: XCTestCase {
         XCTAssertEqual(ReportWriter.csvField("say \"hi\""), "\"say \"\"hi\"\"\"")
     }
 }
+
+/// The screen that rules tweets out before extraction must never rule out
+/// one the full extract and match stages would keep.
+final class MentionScreenTests: XCTestCase {
+    private let tweets = [
+        #"{"id_str":"1","user":{"screen_name":"Ana"},"entities":{"hashtags":[{"text":"STANFORD"}],"user_mentions":[]}}"#,
+        #"{"id_str":"2","user":{"screen_name":"bob"},"entities":{"hashtags":[{"text":"Other"}],"user_mentions":[{"screen_name":"NASA"}]}}"#,
+        #"{"id_str":"3","user":{"screen_name":"cy"},"entities":{"hashtags":[{"text":"\u0053tanford"}]}}"#,
+        // U+212A KELVIN SIGN: NFC makes it `K`, so #Kelvin and #\u212Aelvin are one key.
+        "{\"id_str\":\"4\",\"user\":{\"screen_name\":\"dee\"},\"entities\":{\"hashtags\":[{\"text\":\"\u{212A}elvin\"}]}}",
+        #"{"id_str":"5","user":{"screen_name":"eve"},"entities":{"hashtags":[]},"retweeted_status":{"id_str":"6","user":{"screen_name":"NASA"},"entities":{"hashtags":[{"text":"kelvin"}]}}}"#,
+        #"{"id_str":"7","user":{"screen_name":"fay"},"entities":{"hashtags":[{"text":"stanfordx"}],"user_mentions":[{"screen_name":"nas"}]}}"#,
+        #"{"id_str":"8","user":{"screen_name":"Gus"},"entities":{"hashtags":[{"text":"Sta\u00f1ford"}]}}"#,
+    ]
+
+    private func screened(_ terms: [Term]) throws -> [(id: UInt64, may: Bool, mask: UInt64)] {
+        let screen = try XCTUnwrap(MentionScreen(terms: terms))
+        let decoder = TweetDecoder(), table = MentionTable()
+        let matcher = TermMatcher(terms: terms, table: table)
+        var out: [(UInt64, Bool, UInt64)] = []
+        for tweet in tweets {
+            // The decoder's spans point into the record: use them while it lives.
+            try Array(tweet.utf8).withUnsafeBytes { record in
+                try decoder.decode(record)
+                let index = try XCTUnwrap(decoder.outputs.first)
+                var mentions = MentionSet()
+                EntitiesExtractor().extract(index, from: decoder, table: table, into: &mentions)
+                out.append((decoder.objects[index].id, EntitiesExtractor.mayMatch(index, from: decoder, screen: screen),
+                            matcher.match(index, in: decoder, table: table, mentions: mentions)))
+            }
+        }
+        return out
+    }
+
+    func testNeverRulesOutATweetThatMatches() throws {
+        let termSets: [[String]] = [["#stanford"], ["#kelvin"], ["@nasa"], ["from:ana"], ["#Other", "@nas", "from:gus"], ["#stañford"]]
+        for set in termSets {
+            let terms = try set.map { try Term(parsing: $0) }
+            for r in try screened(terms) where r.mask != 0 {
+                XCTAssertTrue(r.may, "tweet \(r.id) matches \(set) but was ruled out")
+            }
+        }
+    }
+
+    func testRulesOutPlainASCIIMentionsThatDiffer() throws {
+        let stanford = try screened([Term(parsing: "#stanford")])
+        XCTAssertEqual(stanford.filter(\.may).map(\.id), [1, 3, 4, 8], "ASCII in any case, or anything escaped or non-ASCII")
+        XCTAssertEqual(stanford.filter { $0.mask != 0 }.map(\.id), [1, 3])
+        let kelvin = try screened([Term(parsing: "#kelvin")])
+        XCTAssertEqual(kelvin.filter { $0.mask != 0 }.map(\.id), [4, 5], "the Kelvin sign and a retweet's hashtag")
+        let nasa = try screened([Term(parsing: "@nasa")])
+        XCTAssertEqual(nasa.filter { $0.mask != 0 }.map(\.id), [2, 5], "a mention, and a retweet's author")
+        XCTAssertFalse(nasa[5].may, "@nas is not @nasa")
+        XCTAssertNil(MentionScreen(terms: [Term(kind: .all, key: "*")]))
+        XCTAssertNil(MentionScreen(terms: [Term(kind: .hashtag, key: "a"), Term(kind: .word, key: "b")]))
+    }
+}

@@ -25,6 +25,26 @@ public struct EntitiesExtractor: MentionExtractor {
         }
     }
 
+    /// False when tweet `index` can match none of the screened terms, told
+    /// from its raw mention bytes alone; true when it may (then `extract`
+    /// and the match stage decide). It looks at the mentions `extract`
+    /// takes, and for author terms at the tweet's own author.
+    static func mayMatch(_ index: Int, from decoder: TweetDecoder, screen: MentionScreen) -> Bool {
+        if screen.screensAuthors, let author = decoder.author(of: index), screen.mayBeAuthor(author, in: decoder) { return true }
+        if mayMatch(decoder.objects[index], decoder, screen) { return true }
+        if let rt = decoder.retweet(of: index) {
+            if mayMatch(decoder.objects[rt], decoder, screen) { return true }
+            if let author = decoder.author(of: rt), screen.mayBeUser(author, in: decoder) { return true }
+        }
+        return false
+    }
+
+    private static func mayMatch(_ f: TweetFields, _ decoder: TweetDecoder, _ screen: MentionScreen) -> Bool {
+        for i in f.ownHashtags where screen.mayBeHashtag(decoder.spans[i], in: decoder) { return true }
+        for i in f.ownUsers where screen.mayBeUser(decoder.spans[i], in: decoder) { return true }
+        return false
+    }
+
     private func add(_ f: TweetFields, _ decoder: TweetDecoder, _ table: MentionTable, _ mentions: inout MentionSet) {
         for i in f.ownHashtags {
             let s = decoder.spans[i]

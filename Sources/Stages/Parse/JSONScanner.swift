@@ -76,7 +76,7 @@ struct JSONScanner {
     }
 
     /// Finds the closing quote of a string whose contents start at `from`,
-    /// validating escapes and rejecting raw control characters.
+    /// validating escapes and UTF-8 and rejecting raw control characters.
     ///
     /// Plain runs go eight bytes at a time (`nextSpecial`); a run of escapes,
     /// as in text the API wrote as `\u03b1\u03c0…`, is taken in one tight loop.
@@ -89,6 +89,15 @@ struct JSONScanner {
             guard i < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
             let c = b[i]
             if c == 0x22 { return (i, escaped) }
+            if c >= 0x80 {
+                // Outside strings any such byte is a syntax error, so checking
+                // here checks the whole record's UTF-8 (RFC 8259 §8.1).
+                guard let length = UTF8Check.sequenceLength(b, at: i, count: n) else {
+                    throw JSONError(offset: i, reason: .invalidUTF8)
+                }
+                i &+= length
+                continue
+            }
             guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }
             escaped = true
             repeat {
@@ -109,21 +118,22 @@ struct JSONScanner {
         }
     }
 
-    /// The position of the first `"`, `\\` or byte below 0x20 at or after
-    /// `from`, or `count` when there is none.
+    /// The position of the first `"`, `\\`, byte below 0x20 or non-ASCII
+    /// byte at or after `from`, or `count` when there is none.
     ///
     /// Sixteen bytes at a time with SSE2 compares (Swift's `SIMD16` lowers to
-    /// `pcmpeqb`/`pminub`): the lane mask is read as two words whose first
-    /// set byte is the hit, so no lane loop and no `movemask` are needed.
+    /// `pcmpeqb`/`pcmpgtb`; one signed compare catches both control and
+    /// non-ASCII bytes): the lane mask is read as two words whose first set
+    /// byte is the hit, so no lane loop and no `movemask` are needed.
     @inline(__always)
     static func nextSpecial(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
         var i = from
         let raw = UnsafeRawPointer(base)
         let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
-        let control = SIMD16<UInt8>(repeating: 0x1F)
+        let space = SIMD16<Int8>(repeating: 0x20)
         while i &+ 16 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            let hit = (v .== quote) .| (v .== backslash) .| (v .<= control)
+            let hit = (v .== quote) .| (v .== backslash) .| (unsafeBitCast(v, to: SIMD16<Int8>.self) .< space)
             let words = unsafeBitCast(hit, to: SIMD2<UInt64>.self)
             if words[0] != 0 { return i &+ (words[0].trailingZeroBitCount &>> 3) }
             if words[1] != 0 { return i &+ 8 &+ (words[1].trailingZeroBitCount &>> 3) }
@@ -131,7 +141,7 @@ struct JSONScanner {
         }
         while i < count {
             let c = base[i]
-            if c == 0x22 || c == 0x5C || c < 0x20 { return i }
+            if c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 { return i }
             i &+= 1
         }
         return count

@@ -43,7 +43,6 @@ public final class TweetDecoder {
     /// - Throws: `JSONError` when the record is not valid JSON; nothing of
     ///   it counts then.
     func decode(_ record: UnsafeRawBufferPointer) throws(JSONError) {
-        if let bad = UTF8Check.firstInvalid(record) { throw JSONError(offset: bad, reason: .invalidUTF8) }
         objects.removeAll(keepingCapacity: true)
         spans.removeAll(keepingCapacity: true)
         outputs.removeAll(keepingCapacity: true)

@@ -9,6 +9,9 @@ public final class UnitScanner: RecordHandler {
     private let decoder = TweetDecoder()
     private let table = MentionTable()
     private let matcher: TermMatcher
+    /// Rules out most tweets before extraction, when the terms allow it and
+    /// mentions come from entities.
+    private let screen: MentionScreen?
     private let extractor: MentionExtractor
     /// For CSV rows without entity columns, whatever `extractor` is.
     private let textExtractor: MentionExtractor
@@ -22,6 +25,7 @@ public final class UnitScanner: RecordHandler {
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
                 textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
         matcher = TermMatcher(terms: terms, table: table)
+        screen = extractor is EntitiesExtractor ? MentionScreen(terms: terms) : nil
         self.extractor = extractor
         self.textExtractor = textExtractor
         self.control = control
@@ -62,7 +66,7 @@ public final class UnitScanner: RecordHandler {
                                      reason: "invalid UTF-8 in a mention or author name, replaced with U+FFFD (the tweet is kept)"))
             }
         }
-        for index in decoder.outputs { take(index, using: extractor) }
+        for index in decoder.outputs { take(index, using: extractor, screen: screen) }
     }
 
     // MARK: CSV
@@ -82,14 +86,16 @@ public final class UnitScanner: RecordHandler {
             problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
             return
         }
-        let chosen = csv.header?.hasEntities == true ? extractor : textExtractor
-        for index in decoder.outputs { take(index, using: chosen) }
+        let entities = csv.header?.hasEntities == true
+        let chosen = entities ? extractor : textExtractor
+        for index in decoder.outputs { take(index, using: chosen, screen: entities ? screen : nil) }
     }
 
     /// Extracts and matches tweet `index` of the decoder, keeping it if it matched.
     @inline(__always)
-    private func take(_ index: Int, using extractor: MentionExtractor) {
+    private func take(_ index: Int, using extractor: MentionExtractor, screen: MentionScreen?) {
         result.stats.tweets += 1
+        if let screen, !EntitiesExtractor.mayMatch(index, from: decoder, screen: screen) { return }
         mentions.removeAll()
         extractor.extract(index, from: decoder, table: table, into: &mentions)
         let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)

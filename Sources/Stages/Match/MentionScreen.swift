@@ -1,0 +1,77 @@
+/// A first look at a tweet's raw mention bytes that rules out, without
+/// decoding or interning anything, the tweets that cannot match the run's
+/// terms: most tweets of a dump, for a one-term report.
+///
+/// Exact by construction: it only ever rules a tweet out on spellings whose
+/// normalised key it knows for certain. A mention written in plain ASCII
+/// (no escape, no byte above 0x7F) normalises to its ASCII lowercasing
+/// (NFC leaves ASCII alone), so it is compared with the terms' keys
+/// case-insensitively, in place. Anything else (an escape, any non-ASCII
+/// byte, such as the Kelvin sign that NFC maps to `K`) makes the tweet a
+/// "maybe", and the full extract and match stages decide.
+///
+/// Only for runs whose terms are all hashtags, user mentions or authors:
+/// `*` and word terms look at every tweet anyway.
+struct MentionScreen {
+    private let hashtags: [[UInt8]]
+    private let users: [[UInt8]]
+    private let authors: [[UInt8]]
+
+    /// A screen for `terms`, or nil when some term needs every tweet looked at.
+    init?(terms: [Term]) {
+        var hashtags: [[UInt8]] = [], users: [[UInt8]] = [], authors: [[UInt8]] = []
+        for term in terms {
+            switch term.kind {
+            case .hashtag: hashtags.append(Array(term.key.utf8))
+            case .user: users.append(Array(term.key.utf8))
+            case .author: authors.append(Array(term.key.utf8))
+            case .word, .all: return nil
+            }
+        }
+        self.hashtags = hashtags
+        self.users = users
+        self.authors = authors
+    }
+
+    /// Whether `span` of the decoder's record may be a hashtag term's key.
+    @inline(__always)
+    func mayBeHashtag(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
+        MentionScreen.mayEqual(span, hashtags, decoder)
+    }
+
+    /// Whether `span` may be a user-mention term's key.
+    @inline(__always)
+    func mayBeUser(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
+        MentionScreen.mayEqual(span, users, decoder)
+    }
+
+    /// Whether `span`, a tweet's author, may be an author term's key.
+    @inline(__always)
+    func mayBeAuthor(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
+        MentionScreen.mayEqual(span, authors, decoder)
+    }
+
+    var screensAuthors: Bool { !authors.isEmpty }
+
+    /// False only when `span` is plain ASCII and equals none of `keys`
+    /// ignoring ASCII case.
+    private static func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ decoder: TweetDecoder) -> Bool {
+        if keys.isEmpty { return false }
+        if span.escaped { return true }
+        let p = decoder.base + span.start
+        let n = span.end &- span.start
+        for i in 0..<n where p[i] >= 0x80 { return true }
+        for key in keys where key.count == n {
+            var same = true
+            key.withUnsafeBufferPointer { k in
+                for i in 0..<n {
+                    let c = p[i]
+                    let lower = (c &- 0x41) < 26 ? c | 0x20 : c
+                    if lower != k[i] { same = false; break }
+                }
+            }
+            if same { return true }
+        }
+        return false
+    }
+}
