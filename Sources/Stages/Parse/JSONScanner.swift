@@ -206,12 +206,34 @@ struct JSONScanner {
 
     // MARK: Skipping
 
+    /// Skips one whole value of any kind, validating it.
+    ///
+    /// Most values a tweet's walk skips are scalars (a count, a flag, a
+    /// null, a URL): those are stepped over here, in line at the call, and
+    /// only objects and arrays go to `skipContainer`.
+    @inline(__always)
+    mutating func skipValue() throws(JSONError) {
+        let b = base, n = count
+        var i = pos
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n else { pos = i; throw JSONError(offset: i, reason: .unexpectedEnd) }
+        switch b[i] {
+        case UInt8(ascii: "\""): pos = try JSONScanner.skipString(b, from: i &+ 1, count: n)
+        case UInt8(ascii: "n"): pos = try JSONScanner.skipLiteral(b, from: i, count: n, 0x6C6C_756E)  // "null"
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): pos = try JSONScanner.skipNumber(b, from: i, count: n)
+        default:
+            pos = i
+            try skipContainer()
+        }
+    }
+
     /// Skips one whole value of any kind, validating it, without recursion.
     ///
     /// The hot loop of the decoder (most of a tweet is skipped): the position
     /// lives in a local, strings go through the SWAR scan, and literals are
     /// compared four bytes at a time.
-    mutating func skipValue() throws(JSONError) {
+    @inline(never)
+    mutating func skipContainer() throws(JSONError) {
         var stack = ContainerStack()
         let b = base, n = count
         var i = pos
