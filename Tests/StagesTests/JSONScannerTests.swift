@@ -123,3 +123,21 @@ final class UTF8CheckTests: XCTestCase {
         XCTAssertEqual(invalid(Array(repeating: 0x61, count: 20) + [0xE2, 0x28, 0xA1]), 20)
     }
 }
+
+final class HexDigitTests: XCTestCase {
+    /// The four-at-once test agrees with the byte test on every byte in
+    /// every position, among hex digits and next to them.
+    func testFourAtOnceAgreesWithOneAtATime() {
+        let digits = Array("0123456789abcdefABCDEF".utf8)
+        for byte in 0...255 {
+            for position in 0..<4 {
+                var bytes: [UInt8] = [digits[byte % 22], digits[(byte / 3) % 22], digits[(byte / 7) % 22], digits[(byte / 11) % 22]]
+                bytes[position] = UInt8(byte)
+                let w = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
+                XCTAssertEqual(areHexDigits(w), bytes.allSatisfy(isHexDigit), "\(bytes)")
+            }
+        }
+        XCTAssertTrue(areHexDigits(UInt32(0x6634_3330)))   // "034f"
+        XCTAssertFalse(areHexDigits(UInt32(0x6734_3330)))  // "034g"
+    }
+}
