@@ -121,14 +121,24 @@ struct JSONScanner {
     /// The position of the first `"`, `\\`, byte below 0x20 or non-ASCII
     /// byte at or after `from`, or `count` when there is none.
     ///
-    /// Sixteen bytes at a time with SSE2 compares (Swift's `SIMD16` lowers to
-    /// `pcmpeqb`/`pcmpgtb`; one signed compare catches both control and
-    /// non-ASCII bytes): the lane mask is read as two words whose first set
-    /// byte is the hit, so no lane loop and no `movemask` are needed.
+    /// Sixteen bytes at a time with SSE2: two `pcmpeqb` and one signed
+    /// `pcmpgtb` (which catches both control and non-ASCII bytes), then
+    /// `pmovmskb` turns the lanes into a bit mask whose lowest bit is the hit.
+    /// Elsewhere, Swift's `SIMD16` does the same with the mask read as two words.
     @inline(__always)
     static func nextSpecial(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
         var i = from
         let raw = UnsafeRawPointer(base)
+        #if arch(x86_64)
+        let quote = _mm_set1_epi8(0x22), backslash = _mm_set1_epi8(0x5C), space = _mm_set1_epi8(0x20)
+        while i &+ 16 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i, as: __m128i.self)
+            let hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), _mm_cmplt_epi8(v, space))
+            let mask = _mm_movemask_epi8(hit)
+            if mask != 0 { return i &+ Int(mask.trailingZeroBitCount) }
+            i &+= 16
+        }
+        #else
         let quote = SIMD16<UInt8>(repeating: 0x22), backslash = SIMD16<UInt8>(repeating: 0x5C)
         let space = SIMD16<Int8>(repeating: 0x20)
         while i &+ 16 <= count {
@@ -139,6 +149,7 @@ struct JSONScanner {
             if words[1] != 0 { return i &+ 8 &+ (words[1].trailingZeroBitCount &>> 3) }
             i &+= 16
         }
+        #endif
         while i < count {
             let c = base[i]
             if c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 { return i }
@@ -376,27 +387,66 @@ struct JSONScanner {
 
     /// Calls `body` once per member of the object that starts next, with the
     /// scanner placed on the member's value; `body` must consume that value.
+    ///
+    /// The punctuation between members is read with a local position, so a
+    /// member costs its key's scan and a few compares.
     @inline(__always)
     mutating func forEachMember(_ body: (inout JSONScanner, ByteSpan) throws(JSONError) -> Void) throws(JSONError) {
-        try expect(UInt8(ascii: "{"))
-        if try consume(UInt8(ascii: "}")) { return }
-        repeat {
-            let key = try readKey()
+        let b = base, n = count
+        var i = pos
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n, b[i] == UInt8(ascii: "{") else { pos = i; throw unexpected(at: i) }
+        i &+= 1
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        if i < n && b[i] == UInt8(ascii: "}") { pos = i &+ 1; return }
+        while true {
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw unexpected(at: i) }
+            let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
+            let key = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
+            i = end &+ 1
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw unexpected(at: i) }
+            pos = i &+ 1
             try body(&self, key)
-        } while try consume(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "}"))
+            i = pos
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n else { pos = i; throw unexpected(at: i) }
+            if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
+            guard b[i] == UInt8(ascii: "}") else { pos = i; throw unexpected(at: i) }
+            pos = i &+ 1
+            return
+        }
     }
 
     /// Calls `body` once per element of the array that starts next, with the
     /// scanner placed on the element; `body` must consume it.
     @inline(__always)
     mutating func forEachElement(_ body: (inout JSONScanner) throws(JSONError) -> Void) throws(JSONError) {
-        try expect(UInt8(ascii: "["))
-        if try consume(UInt8(ascii: "]")) { return }
-        repeat {
+        let b = base, n = count
+        var i = pos
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n, b[i] == UInt8(ascii: "[") else { pos = i; throw unexpected(at: i) }
+        i &+= 1
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        if i < n && b[i] == UInt8(ascii: "]") { pos = i &+ 1; return }
+        while true {
+            pos = i
             try body(&self)
-        } while try consume(UInt8(ascii: ","))
-        try expect(UInt8(ascii: "]"))
+            i = pos
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n else { pos = i; throw unexpected(at: i) }
+            if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
+            guard b[i] == UInt8(ascii: "]") else { pos = i; throw unexpected(at: i) }
+            pos = i &+ 1
+            return
+        }
+    }
+
+    /// The error for the byte at `i` (or the end of the record) where
+    /// something else was due.
+    private func unexpected(at i: Int) -> JSONError {
+        i < count ? JSONError(offset: i, reason: .unexpectedByte(base[i])) : JSONError(offset: i, reason: .unexpectedEnd)
     }
 
     /// Reads a string value, or skips a value of another kind and returns nil.
@@ -525,6 +575,11 @@ struct ContainerStack: ~Copyable {
 @inline(__always) func isHexDigit(_ c: UInt8) -> Bool {
     c &- 0x30 < 10 || (c | 0x20) &- 0x61 < 6
 }
+
+#if arch(x86_64)
+// Clang's own SSE2 intrinsics, which the Swift toolchain ships as a module.
+import _Builtin_intrinsics.intel
+#endif
 
 #if canImport(Glibc)
 import Glibc
