@@ -30,6 +30,24 @@ final class JSONScannerTests: XCTestCase {
         }
     }
 
+    /// Long numbers take the eight-digits-at-a-time path: its end must be
+    /// found exactly whatever byte follows the digits.
+    func testLongNumbersEndAtTheirFirstNonDigit() {
+        for digits in [1, 7, 8, 9, 15, 16, 17, 19, 20, 40] {
+            let number = "9" + String(repeating: "1234567890", count: 4).prefix(digits - 1)
+            XCTAssertNil(skip("[" + number + "]"), number)
+            XCTAssertNil(skip(#"{"id":"# + number + #","x":-"# + number + ".5e-3}"), number)
+            for after: UInt8 in [0x2F, 0x3A, 0x40, 0x60, 0x7F, 0x80, 0xB9, 0xBA, 0xFF, 0x00, 0x61] {
+                let bytes = Array(("[" + number).utf8) + [after] + Array("1234567890]".utf8)
+                let error = bytes.withUnsafeBytes { raw -> JSONError? in
+                    var s = JSONScanner(raw)
+                    do { try s.skipValue(); return nil } catch { return error as? JSONError }
+                }
+                XCTAssertEqual(error?.offset, number.utf8.count + 1, "\(number) then \(after)")
+            }
+        }
+    }
+
     func testMillionDeepArrayNeitherRecursesNorPasses() {
         let deep = String(repeating: "[", count: 1_000_000)
         XCTAssertEqual(skip(deep)?.reason, .unexpectedEnd)

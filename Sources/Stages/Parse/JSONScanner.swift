@@ -184,6 +184,17 @@ struct JSONScanner {
             i &+= 1
         } else {
             i &+= 1
+            // Eight digits at a time (a tweet's ids have 18 or 19): a byte is a
+            // digit when neither it - '0' nor it + 0x46 sets its top bit.
+            while i &+ 8 <= n {
+                let w = UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let notDigit = ((w &- 0x3030_3030_3030_3030) | (w &+ 0x4646_4646_4646_4646)) & 0x8080_8080_8080_8080
+                if notDigit != 0 {
+                    i &+= UInt64(littleEndian: notDigit).trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
+            }
             while i < n && isDigit(b[i]) { i &+= 1 }
         }
         if i < n && (b[i] == UInt8(ascii: ".") || b[i] | 0x20 == UInt8(ascii: "e")) {
