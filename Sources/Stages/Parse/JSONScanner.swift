@@ -82,6 +82,33 @@ struct JSONScanner {
     /// as in text the API wrote as `\u03b1\u03c0…`, is taken in one tight loop.
     @inline(__always)
     static func scanString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        #if arch(x86_64)
+        // Most strings of a tweet (keys, flags, names) are short and plain:
+        // one 16-byte look, in line at the call, finds their closing quote.
+        if from &+ 16 <= n {
+            let v = UnsafeRawPointer(b).loadUnaligned(fromByteOffset: from, as: __m128i.self)
+            let mask = _mm_movemask_epi8(specialBytes(v))
+            if mask == 0 { return try scanLongString(b, from: from &+ 16, count: n) }
+            let j = from &+ Int(mask.trailingZeroBitCount)
+            if b[j] == 0x22 { return (j, false) }
+        }
+        #endif
+        return try scanLongString(b, from: from, count: n)
+    }
+
+    #if arch(x86_64)
+    /// Lanes of `v` that hold `"`, `\\`, a control byte or a non-ASCII byte.
+    @inline(__always)
+    static func specialBytes(_ v: __m128i) -> __m128i {
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x22)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x5C))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))
+    }
+    #endif
+
+    /// `scanString`'s loop, for strings with escapes, non-ASCII bytes or
+    /// more than 16 bytes.
+    @inline(never)
+    static func scanLongString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
         var i = from
         var escaped = false
         while true {
@@ -130,11 +157,8 @@ struct JSONScanner {
         var i = from
         let raw = UnsafeRawPointer(base)
         #if arch(x86_64)
-        let quote = _mm_set1_epi8(0x22), backslash = _mm_set1_epi8(0x5C), space = _mm_set1_epi8(0x20)
         while i &+ 16 <= count {
-            let v = raw.loadUnaligned(fromByteOffset: i, as: __m128i.self)
-            let hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)), _mm_cmplt_epi8(v, space))
-            let mask = _mm_movemask_epi8(hit)
+            let mask = _mm_movemask_epi8(specialBytes(raw.loadUnaligned(fromByteOffset: i, as: __m128i.self)))
             if mask != 0 { return i &+ Int(mask.trailingZeroBitCount) }
             i &+= 16
         }
