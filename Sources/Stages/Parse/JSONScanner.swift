@@ -266,6 +266,9 @@ struct JSONScanner {
         switch b[i] {
         case UInt8(ascii: "\""): pos = try JSONScanner.skipString(b, from: i &+ 1, count: n)
         case UInt8(ascii: "n"): pos = try JSONScanner.skipLiteral(b, from: i, count: n, 0x6C6C_756E)  // "null"
+        case UInt8(ascii: "t"): pos = try JSONScanner.skipLiteral(b, from: i, count: n, 0x6575_7274)  // "true"
+        case UInt8(ascii: "f") where i &+ 5 <= n && b[i &+ 4] == UInt8(ascii: "e"):
+            pos = try JSONScanner.skipLiteral(b, from: i, count: n, 0x736C_6166) &+ 1  // "fals" + "e"
         case UInt8(ascii: "0")...UInt8(ascii: "9"): pos = try JSONScanner.skipNumber(b, from: i, count: n)
         default:
             pos = i
