@@ -345,10 +345,13 @@ final class Statement {
 extension Database {
     /// Inserts `count` rows into `table`, `rowsPerStatement` at a time with
     /// one multi-row `INSERT … VALUES (…), (…), …` (prepared once per size):
-    /// one statement step for many rows is about twice as fast as one each.
+    /// one statement step for many rows is about twice as fast as one each,
+    /// and 200 rows a step take 3% fewer instructions than 64 (callgrind, an
+    /// ingest's writer). 200 rows of 4 values stay under 999 parameters, the
+    /// limit of SQLite before 3.32.
     ///
     /// - Parameter bind: binds row `row`'s values from parameter `first` on.
-    func insert(into table: String, columns: [String], count: Int, rowsPerStatement: Int = 64,
+    func insert(into table: String, columns: [String], count: Int, rowsPerStatement: Int = 200,
                 bind: (_ statement: Statement, _ row: Int, _ first: Int32) throws(StoreError) -> Void) throws(StoreError) {
         let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ",") + ")"
         func sql(_ rows: Int) -> String {
