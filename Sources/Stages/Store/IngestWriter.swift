@@ -136,13 +136,18 @@ final class IngestWriter {
         }
         // The first copy of a tweet wins: the store's, else the batch's first.
         let known = try existing(ids)
-        var taken = Set<Int64>(minimumCapacity: ids.count)
         var fresh: [Int] = []
         fresh.reserveCapacity(ids.count)
-        for i in ids.indices where !known.contains(ids[i]) && taken.insert(ids[i]).inserted {
-            fresh.append(i)
+        if isIncreasing(ids) {
+            // A stream's batch: no id twice, already in key order.
+            for i in ids.indices where known.isEmpty || !known.contains(ids[i]) { fresh.append(i) }
+        } else {
+            var taken = Set<Int64>(minimumCapacity: ids.count)
+            for i in ids.indices where !known.contains(ids[i]) && taken.insert(ids[i]).inserted {
+                fresh.append(i)
+            }
+            fresh.sort { ids[$0] < ids[$1] }
         }
-        fresh.sort { ids[$0] < ids[$1] }
 
         try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
             let i = fresh[row]
@@ -154,7 +159,16 @@ final class IngestWriter {
         var links: [(tweet: Int64, mention: Int64)] = []
         links.reserveCapacity(mentions.count)
         for i in fresh {
-            for m in mentionsOf(i).sorted() { links.append((ids[i], m)) }
+            // A tweet's few mentions, sorted in place (no array per tweet).
+            let start = links.count
+            for m in mentionsOf(i) {
+                var k = links.count
+                links.append((ids[i], m))
+                while k > start && links[k - 1].mention > m {
+                    links.swapAt(k - 1, k)
+                    k -= 1
+                }
+            }
         }
         try db.insert(into: "tweet_mention", columns: ["tweet", "mention"], count: links.count) { (s, row, p) throws(StoreError) in
             try s.bind(p, links[row].tweet)
@@ -175,6 +189,13 @@ final class IngestWriter {
             try insertSource.run()
         }
         return fresh.count
+    }
+
+    private func isIncreasing(_ ids: [Int64]) -> Bool {
+        ids.withUnsafeBufferPointer { p in
+            for k in p.indices.dropFirst() where p[k - 1] >= p[k] { return false }
+            return true
+        }
     }
 
     private func mentionsOf(_ i: Int) -> ArraySlice<Int64> {

@@ -1,6 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a plan's work units on `jobs` cores and hands their tweets, in
 /// input order, to one consumer on the calling thread — the store's writer:
@@ -15,6 +18,13 @@ import Synchronization
 /// one unit), and the consumer runs while the workers read, so reading and
 /// writing overlap. Workers ahead of the unit being written hold at most
 /// `buffered` chunks before they wait, so memory stays bounded.
+///
+/// The writer is the one stage that cannot be split, so it must never wait
+/// for a core: with as many workers as cores, three threads share two cores
+/// and the writer would get two thirds of one. The workers are therefore
+/// threads of their own that run at a lower priority (`workerNice`, for
+/// them alone: Linux gives each thread its own nice value); they use every
+/// cycle the writer leaves, and the writer gets a whole core when it has work.
 struct ParallelIngest {
     var jobs: Int
     var maxRecord: Int
@@ -23,6 +33,19 @@ struct ParallelIngest {
     var extractor: @Sendable () -> MentionExtractor
     var buffered = 16
 
+    /// How much nicer the worker threads are than the writer.
+    static let workerNice: Int32 = 10
+
+    /// Makes the calling thread `workerNice` nicer (19 at most); only ever
+    /// lowers its priority, which needs no privilege.
+    static func lowerPriority() {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        errno = 0
+        let current = getpriority(which, 0)
+        guard errno == 0 else { return }
+        setpriority(which, 0, min(19, current + workerNice))
+    }
+
     /// Runs the units; `consume` gets every chunk in input order, with the
     /// unit index and whether it is the unit's last chunk.
     ///
@@ -30,19 +53,22 @@ struct ParallelIngest {
     func run(_ units: [WorkUnit], control: RunControl,
              consume: (_ unit: Int, _ chunk: IngestChunk, _ last: Bool) throws(StoreError) -> Void) throws(StoreError) {
         let handoff = OrderedHandoff<IngestChunk>(units: units.count, capacity: buffered)
-        let next = Atomic<Int>(0)
+        let next = NextUnit()
         let workers = min(jobs, max(1, units.count))
         let (maxRecord, keepText, chunkSize, makeExtractor) = (self.maxRecord, self.keepText, self.chunkSize, self.extractor)
         let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        for _ in 0..<workers {
+            done.enter()
+            let thread = Thread {
+                defer { done.leave() }
+                ParallelIngest.lowerPriority()
                 let reader = InputReader(maxRecord: maxRecord)
                 let scanner = IngestScanner(keepText: keepText, chunkSize: chunkSize, control: control,
                                             extractor: makeExtractor())
                 var current = 0
                 scanner.emit = { chunk, last in handoff.submit(chunk, unit: current, last: last) }
                 while !control.isStopped {
-                    current = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    current = next.value.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard current < units.count else { break }
                     let unit = units[current]
                     scanner.begin()
@@ -50,8 +76,10 @@ struct ParallelIngest {
                     scanner.finish(lines: lines, inputs: unit.continuesPrevious ? 0 : 1, bytes: unit.size ?? 0)
                 }
             }
-            handoff.close()
+            thread.stackSize = 8 << 20
+            thread.start()
         }
+        done.notify(queue: .global()) { handoff.close() }
         defer { done.wait() }
         do {
             while let (unit, chunk, last) = handoff.next() {
@@ -63,6 +91,11 @@ struct ParallelIngest {
             throw error
         }
     }
+}
+
+/// The next work unit to take, shared by the workers.
+private final class NextUnit: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// Chunks submitted by many workers, taken by one consumer strictly in unit

@@ -71,9 +71,12 @@ extension Store {
         for term in terms {
             targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
         }
-        let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
+        var setup = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount
         let parts = parallel && total >= parallelScanThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
+        // `*` matches every tweet: the parts leave its tweet count to `total`.
+        setup.countsAll = parts <= 1
+        let scan = setup
         var counts: [TermScan.Counts]
         if parts <= 1 {
             counts = try scan.run(db)
@@ -103,6 +106,7 @@ extension Store {
                 if part.isEmpty { return nil }
                 for t in counts.indices { counts[t].add(part[t]) }
             }
+            for (t, target) in targets.enumerated() where target.term.kind == .all { counts[t].tweets = total }
         }
         return Dictionary(zip(terms, counts), uniquingKeysWith: { a, _ in a })
     }

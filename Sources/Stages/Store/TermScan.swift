@@ -30,6 +30,10 @@ struct TermScan {
     /// by mention id when they fit (no hashing in the loop).
     var mentionLimit: Int64
 
+    /// Whether `*` counts its tweets here; a caller that splits the store
+    /// into ranges counts them once for all instead.
+    var countsAll = true
+
     init(_ targets: [StoredTerm], mentionLimit: Int64) {
         self.targets = targets
         self.mentionLimit = mentionLimit
@@ -43,23 +47,22 @@ struct TermScan {
     /// Counts over the tweets with ids in `range` (all when nil).
     func run(_ db: Database, range: ClosedRange<Int64>? = nil) throws(StoreError) -> [Counts] {
         let (lo, hi) = (range?.lowerBound ?? Int64.min, range?.upperBound ?? Int64.max)
-        var tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
-        // Scans start at `lo` and stop past `hi` here, which costs SQLite no compare per row.
-        let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
-        defer { links.done() }
-        try links.bind(1, lo)
-        let set = MentionBuffer()
-        // The link the scan stands on (read once: every column read is a call into SQLite).
-        var linkReady = try links.step()
-        var link = (tweet: Int64(0), mention: Int64(0))
-        if linkReady { link = (links.int64(0), links.int64(1)) }
-        func nextLink() throws(StoreError) {
-            linkReady = try links.step()
-            if linkReady { link = (links.int64(0), links.int64(1)) }
-        }
-        linkReady = linkReady && link.tweet <= hi
-
+        let tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
         if needsText {
+            // Scans start at `lo` and stop past `hi` here, which costs SQLite no compare per row.
+            let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
+            defer { links.done() }
+            try links.bind(1, lo)
+            let set = MentionBuffer()
+            // The link the scan stands on (read once: every column read is a call into SQLite).
+            var linkReady = try links.step()
+            var link = (tweet: Int64(0), mention: Int64(0))
+            if linkReady { link = (links.int64(0), links.int64(1)) }
+            func nextLink() throws(StoreError) {
+                linkReady = try links.step()
+                if linkReady { link = (links.int64(0), links.int64(1)) }
+            }
+            linkReady = linkReady && link.tweet <= hi
             let tweets = try db.statement("SELECT id, author, text FROM tweet WHERE id >= ?1")
             defer { tweets.done() }
             try tweets.bind(1, lo)
@@ -72,7 +75,7 @@ struct TermScan {
                     set.append(link.mention)
                     try nextLink()
                 }
-                add(set, author: tweets.optionalInt64(1), text: tweets.text(2), to: &tally)
+                add(set, author: tweets.optionalInt64(1), text: tweets.text(2), to: tally)
             }
         } else {
             // The tweets of the authors asked about, in id order as the links come.
@@ -91,25 +94,23 @@ struct TermScan {
                 written[author] = n
             }
             if written.count > 1 { authored.sort { $0.tweet < $1.tweet } }
-            var next = 0
             // A tweet without links matches no #tag or @name term, and adds no
             // mention to the others: only their tweet counts need it, set below.
-            while linkReady {
-                let id = link.tweet
-                if id > hi { break }
-                set.removeAll()
-                while linkReady && link.tweet == id {
-                    set.append(link.mention)
-                    try nextLink()
-                }
-                while next < authored.count && authored[next].tweet < id { next += 1 }
-                let author = next < authored.count && authored[next].tweet == id ? authored[next].author : nil
-                add(set, author: author, text: nil, to: &tally)
+            let grouper = LinkGrouper(targets, authored: authored, tally: tally)
+            // An upper bound costs SQLite a compare per link: given only when there is one.
+            let sql = "SELECT \(Database.eachPairFunction)(tweet, mention) FROM tweet_mention WHERE tweet >= ?1"
+            try withExtendedLifetime(grouper) { () throws(StoreError) in
+                try db.eachPair(hi == Int64.max ? sql : sql + " AND tweet <= ?2", hi == Int64.max ? [lo] : [lo, hi],
+                                context: Unmanaged.passUnretained(grouper).toOpaque(), LinkGrouper.receive)
+            }
+            grouper.finish()
+            guard grouper.inOrder else {
+                throw StoreError(.other, path: db.path, "cannot read the store: its links came out of tweet order; this is a bug in smashtag")
             }
             for (t, target) in targets.enumerated() {
                 switch target.term.kind {
-                case .all: tally.tweets[t] = Int(try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0)
-                case .author: tally.tweets[t] = target.mention.flatMap { written[$0] } ?? 0
+                case .all: tally.setTweets(countsAll ? Int(try tweetCount(db, lo, hi)) : 0, term: t)
+                case .author: tally.setTweets(target.mention.flatMap { written[$0] } ?? 0, term: t)
                 default: break
                 }
             }
@@ -117,8 +118,15 @@ struct TermScan {
         return tally.counts()
     }
 
+    /// Tweets with ids in `lo...hi`: the whole table's count (SQLite reads it
+    /// from the B-tree's pages, no row decoded) when the range covers every id.
+    private func tweetCount(_ db: Database, _ lo: Int64, _ hi: Int64) throws(StoreError) -> Int64 {
+        if lo == Int64.min && hi == Int64.max { return try db.integer("SELECT count(*) FROM tweet") ?? 0 }
+        return try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0
+    }
+
     @inline(__always)
-    private func add(_ set: MentionBuffer, author: Int64?, text: String?, to tally: inout Tally) {
+    private func add(_ set: MentionBuffer, author: Int64?, text: String?, to tally: Tally) {
         var prepared: [Unicode.Scalar]?
         for (t, target) in targets.enumerated() {
             let hit = target.matches(carries: set.contains, author: author) {
@@ -127,6 +135,73 @@ struct TermScan {
             }
             if hit { tally.add(set, term: t) }
         }
+    }
+}
+
+/// Turns the links of a scan, in tweet order, into mention sets, and counts
+/// each tweet's set for the scan's terms when the next tweet starts.
+///
+/// The hot loop of a report: it runs once per link, called by SQLite
+/// (`Database.eachPair`), so it touches only flat arrays of the terms.
+final class LinkGrouper {
+    /// Per term: what it asks (`.all`, a mention, an author) and which id.
+    private let kinds: [Term.Kind]
+    private let wanted: [Int64]
+    private let authored: [(tweet: Int64, author: Int64)]
+    private var next = 0
+    private let set = MentionBuffer()
+    private var tweet = Int64.min
+    private var started = false
+    let tally: Tally
+    /// False when a link came before its predecessor's tweet (SQLite's scan
+    /// order is the primary key's; anything else would be a bug).
+    private(set) var inOrder = true
+
+    init(_ targets: [StoredTerm], authored: [(tweet: Int64, author: Int64)], tally: Tally) {
+        kinds = targets.map { $0.term.kind }
+        // A term whose mention the store has not met matches nothing: -1 is no id.
+        wanted = targets.map { $0.mention ?? -1 }
+        self.authored = authored
+        self.tally = tally
+    }
+
+    /// `Database.eachPair`'s receiver.
+    static let receive: Database.PairReceiver = { context, tweet, mention in
+        Unmanaged<LinkGrouper>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.link(tweet, mention) }
+    }
+
+    @inline(__always)
+    func link(_ tweet: Int64, _ mention: Int64) {
+        if tweet != self.tweet || !started {
+            if started {
+                if tweet < self.tweet { inOrder = false }
+                flush()
+            }
+            self.tweet = tweet
+            started = true
+        }
+        set.append(mention)
+    }
+
+    func finish() {
+        if started { flush() }
+        started = false
+    }
+
+    private func flush() {
+        while next < authored.count && authored[next].tweet < tweet { next += 1 }
+        let author = next < authored.count && authored[next].tweet == tweet ? authored[next].author : -1
+        for t in 0..<kinds.count {
+            let hit: Bool
+            switch kinds[t] {
+            case .all: hit = true
+            case .hashtag, .user: hit = wanted[t] >= 0 && set.contains(wanted[t])
+            case .author: hit = wanted[t] >= 0 && author == wanted[t]
+            case .word: hit = false  // word terms scan with the texts (`TermScan.run`)
+            }
+            if hit { tally.add(set, term: t) }
+        }
+        set.removeAll()
     }
 }
 
@@ -166,33 +241,43 @@ final class MentionBuffer {
 /// Tweet and mention counts of a scan's terms: one flat array indexed by
 /// term and mention id while terms × mentions stay under `denseLimit`
 /// entries (no hashing in the loop), else a dictionary per term.
-struct Tally {
+///
+/// A class over raw memory, like `MentionBuffer`: the scan adds to it once
+/// per matching tweet, with no copy-on-write or exclusivity checks.
+final class Tally {
     static let denseLimit: Int64 = 1 << 25
 
-    var tweets: [Int]
-    private var dense: [Int32]
+    private(set) var tweets: [Int]
+    private let dense: UnsafeMutablePointer<Int32>?
     private var sparse: [[Int64: Int]]
     private let stride: Int
-    private let isDense: Bool
 
     init(terms: Int, mentionLimit: Int64) {
         tweets = Array(repeating: 0, count: terms)
-        isDense = Int64(terms) * (mentionLimit + 1) <= Tally.denseLimit
+        let isDense = Int64(terms) * (mentionLimit + 1) <= Tally.denseLimit
         stride = isDense ? Int(mentionLimit) + 1 : 0
-        dense = isDense ? Array(repeating: 0, count: terms * stride) : []
+        if isDense {
+            let p = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, terms * stride))
+            p.initialize(repeating: 0, count: max(1, terms * stride))
+            dense = p
+        } else {
+            dense = nil
+        }
         sparse = isDense ? [] : Array(repeating: [:], count: terms)
     }
 
+    deinit { dense?.deallocate() }
+
+    func setTweets(_ n: Int, term t: Int) { tweets[t] = n }
+
     @inline(__always)
-    mutating func add(_ set: MentionBuffer, term t: Int) {
+    func add(_ set: MentionBuffer, term t: Int) {
         tweets[t] += 1
-        if isDense {
-            let base = t * stride, stride = self.stride
-            dense.withUnsafeMutableBufferPointer { counts in
-                for i in 0..<set.count {
-                    let m = Int(set.ids[i])
-                    if m >= 0 && m < stride { counts[base + m] += 1 }
-                }
+        if let dense {
+            let base = dense + t * stride
+            for i in 0..<set.count {
+                let m = Int(set.ids[i])
+                if m >= 0 && m < stride { base[m] += 1 }
             }
         } else {
             for i in 0..<set.count { sparse[t][set.ids[i], default: 0] += 1 }
@@ -203,7 +288,7 @@ struct Tally {
         tweets.indices.map { t in
             var c = TermScan.Counts()
             c.tweets = tweets[t]
-            if isDense {
+            if let dense {
                 for m in 0..<stride where dense[t * stride + m] > 0 { c.mentions[Int64(m)] = Int(dense[t * stride + m]) }
             } else {
                 c.mentions = sparse[t]
