@@ -49,21 +49,6 @@ struct JSONScanner {
         return base[pos]
     }
 
-    @inline(__always)
-    mutating func expect(_ byte: UInt8) throws(JSONError) {
-        guard try peek() == byte else {
-            throw JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
-        }
-        pos &+= 1
-    }
-
-    /// Consumes `byte` if it is next; reports whether it did.
-    @inline(__always)
-    mutating func consume(_ byte: UInt8) throws(JSONError) -> Bool {
-        if try peek() == byte { pos &+= 1; return true }
-        return false
-    }
-
     /// Reads a string whose opening quote is next; returns its raw contents.
     mutating func readString() throws(JSONError) -> ByteSpan {
         guard try peek() == UInt8(ascii: "\"") else {
@@ -78,8 +63,10 @@ struct JSONScanner {
     /// Finds the closing quote of a string whose contents start at `from`,
     /// validating escapes and UTF-8 and rejecting raw control characters.
     ///
-    /// Plain runs go eight bytes at a time (`nextSpecial`); a run of escapes,
-    /// as in text the API wrote as `\u03b1\u03c0…`, is taken in one tight loop.
+    /// A string's first 16 bytes are looked at in line: most keys and flags
+    /// end there. Longer runs go 16 bytes at a time (`nextSpecial`); a run of
+    /// escapes, as in text the API wrote as `\u03b1\u03c0…`, is taken in one
+    /// tight loop.
     @inline(__always)
     static func scanString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
         #if arch(x86_64)
@@ -182,14 +169,6 @@ struct JSONScanner {
         return count
     }
 
-    /// Reads an object key and the colon after it.
-    @inline(__always)
-    mutating func readKey() throws(JSONError) -> ByteSpan {
-        let key = try readString()
-        try expect(UInt8(ascii: ":"))
-        return key
-    }
-
     /// Scans a number token and returns its span; validates RFC 8259 grammar.
     mutating func readNumber() throws(JSONError) -> ByteSpan {
         skipWhitespace()
@@ -203,7 +182,7 @@ struct JSONScanner {
     static func skipNumber(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
         var i = from
         if i < n && b[i] == UInt8(ascii: "-") { i &+= 1 }
-        guard i < n, isDigit(b[i]) else { throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd) }
+        guard i < n, isDigit(b[i]) else { throw unexpected(b, at: i, count: n) }
         if b[i] == UInt8(ascii: "0") {
             i &+= 1
         } else {
@@ -234,20 +213,15 @@ struct JSONScanner {
     private mutating func numberTail() throws(JSONError) {
         if pos < count && base[pos] == UInt8(ascii: ".") {
             pos &+= 1
-            guard pos < count, isDigit(base[pos]) else { throw numberError() }
+            guard pos < count, isDigit(base[pos]) else { throw JSONScanner.unexpected(base, at: pos, count: count) }
             while pos < count && isDigit(base[pos]) { pos &+= 1 }
         }
         if pos < count && (base[pos] | 0x20) == UInt8(ascii: "e") {
             pos &+= 1
             if pos < count && (base[pos] == UInt8(ascii: "+") || base[pos] == UInt8(ascii: "-")) { pos &+= 1 }
-            guard pos < count, isDigit(base[pos]) else { throw numberError() }
+            guard pos < count, isDigit(base[pos]) else { throw JSONScanner.unexpected(base, at: pos, count: count) }
             while pos < count && isDigit(base[pos]) { pos &+= 1 }
         }
-    }
-
-    private func numberError() -> JSONError {
-        pos < count ? JSONError(offset: pos, reason: .unexpectedByte(base[pos]))
-            : JSONError(offset: pos, reason: .unexpectedEnd)
     }
 
     // MARK: Skipping
@@ -377,7 +351,7 @@ struct JSONScanner {
         defer { pos = i }
         while i < n && isSpace(b[i]) { i &+= 1 }
         guard i < n, b[i] == UInt8(ascii: "{") else {
-            throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+            throw JSONScanner.unexpected(b, at: i, count: n)
         }
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
@@ -386,14 +360,14 @@ struct JSONScanner {
         while true {
             while i < n && isSpace(b[i]) { i &+= 1 }
             guard i < n, b[i] == UInt8(ascii: "\"") else {
-                throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+                throw JSONScanner.unexpected(b, at: i, count: n)
             }
             let (keyEnd, keyEscaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
             let key = ByteSpan(start: i &+ 1, end: keyEnd, escaped: keyEscaped)
             i = keyEnd &+ 1
             while i < n && isSpace(b[i]) { i &+= 1 }
             guard i < n, b[i] == UInt8(ascii: ":") else {
-                throw i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+                throw JSONScanner.unexpected(b, at: i, count: n)
             }
             i &+= 1
             while i < n && isSpace(b[i]) { i &+= 1 }
@@ -433,25 +407,25 @@ struct JSONScanner {
         let b = base, n = count
         var i = pos
         while i < n && isSpace(b[i]) { i &+= 1 }
-        guard i < n, b[i] == UInt8(ascii: "{") else { pos = i; throw unexpected(at: i) }
+        guard i < n, b[i] == UInt8(ascii: "{") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
         if i < n && b[i] == UInt8(ascii: "}") { pos = i &+ 1; return }
         while true {
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw unexpected(at: i) }
+            guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
             let key = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
             i = end &+ 1
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw unexpected(at: i) }
+            guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             pos = i &+ 1
             try body(&self, key)
             i = pos
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n else { pos = i; throw unexpected(at: i) }
+            guard i < n else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
-            guard b[i] == UInt8(ascii: "}") else { pos = i; throw unexpected(at: i) }
+            guard b[i] == UInt8(ascii: "}") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             pos = i &+ 1
             return
         }
@@ -464,7 +438,7 @@ struct JSONScanner {
         let b = base, n = count
         var i = pos
         while i < n && isSpace(b[i]) { i &+= 1 }
-        guard i < n, b[i] == UInt8(ascii: "[") else { pos = i; throw unexpected(at: i) }
+        guard i < n, b[i] == UInt8(ascii: "[") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
         if i < n && b[i] == UInt8(ascii: "]") { pos = i &+ 1; return }
@@ -473,9 +447,9 @@ struct JSONScanner {
             try body(&self)
             i = pos
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n else { pos = i; throw unexpected(at: i) }
+            guard i < n else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
-            guard b[i] == UInt8(ascii: "]") else { pos = i; throw unexpected(at: i) }
+            guard b[i] == UInt8(ascii: "]") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             pos = i &+ 1
             return
         }
@@ -483,8 +457,8 @@ struct JSONScanner {
 
     /// The error for the byte at `i` (or the end of the record) where
     /// something else was due.
-    private func unexpected(at i: Int) -> JSONError {
-        i < count ? JSONError(offset: i, reason: .unexpectedByte(base[i])) : JSONError(offset: i, reason: .unexpectedEnd)
+    static func unexpected(_ b: UnsafePointer<UInt8>, at i: Int, count n: Int) -> JSONError {
+        i < n ? JSONError(offset: i, reason: .unexpectedByte(b[i])) : JSONError(offset: i, reason: .unexpectedEnd)
     }
 
     /// Reads a string value, or skips a value of another kind and returns nil.
