@@ -1,3 +1,5 @@
+import Stages
+
 /// Walks a command line: options (`--name value`, `--name=value`, `-x value`)
 /// one at a time, positional arguments collected on the way (`--` ends options).
 struct ArgumentReader {
@@ -38,6 +40,15 @@ struct ArgumentReader {
         return v
     }
 
+    /// The current option's value as a report format (`--format`).
+    mutating func format() throws(UsageError) -> ReportFormat {
+        let v = try value()
+        guard let f = ReportFormat(rawValue: v) else {
+            throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'")
+        }
+        return f
+    }
+
     /// The current option's value as a whole number of at least `min`.
     mutating func number(min: Int) throws(UsageError) -> Int {
         try Self.number(try value(), name, min: min)
@@ -65,4 +76,16 @@ struct ArgumentReader {
         }
         return n * scale
     }
+}
+
+/// Parses terms as given on the command line, each once (report, extract,
+/// track, untrack).
+func parseTerms(_ raw: [String]) throws(UsageError) -> [Term] {
+    var terms: [Term] = []
+    for r in raw {
+        let term: Term
+        do { term = try Term(parsing: r) } catch { throw UsageError(error.description) }
+        if !terms.contains(term) { terms.append(term) }
+    }
+    return terms
 }

@@ -30,8 +30,8 @@ struct ExportCommand: Command {
     var storeOptions = StoreOptions()
 
     init(arguments: [String]) throws(UsageError) {
-        var reader = OptionReader(arguments)
-        while let name = reader.next() {
+        var reader = ArgumentReader(arguments)
+        while let name = reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)

@@ -145,10 +145,7 @@ struct AggregateCommand {
         while let option = a.nextOption() {
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
-            case "--format":
-                let v = try a.value()
-                guard let f = ReportFormat(rawValue: v) else { throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'") }
-                format = f
+            case "--format": format = try a.format()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "--strict": strict = true
@@ -207,12 +204,7 @@ enum Terms {
             }
             raw.append(positional.removeFirst())
         }
-        var terms: [Term] = []
-        for r in raw {
-            let term: Term
-            do { term = try Term(parsing: r) } catch { throw UsageError(error.description) }
-            if !terms.contains(term) { terms.append(term) }
-        }
+        let terms = try parseTerms(raw)
         guard terms.count <= TermMatcher.maxTerms else {
             throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
         }

@@ -27,30 +27,11 @@ struct HistoryCommand: Command {
 
     static let usageLine = "usage: smashtag history --store FILE [--format FORMAT]"
 
-    var storeOptions = StoreOptions()
-    var format: ReportFormat?
+    let listing: StoreListing
 
     init(arguments: [String]) throws(UsageError) {
-        var reader = OptionReader(arguments)
-        while let name = reader.next() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(Self.usage)
-            case "--format": format = try reader.format()
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
-            }
-        }
-        if let extra = reader.positional.first { throw UsageError("history takes no arguments, not '\(extra)'") }
-        _ = try storeOptions.require("history")
+        listing = try StoreListing(arguments, command: "history", usage: Self.usage)
     }
 
-    func run() -> Int32 {
-        do {
-            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
-            _ = Console.writeStdout(RunRecord.listing(try store.history()).render(as: defaultFormat(format)))
-            return 0
-        } catch {
-            return storeFailure(error)
-        }
-    }
+    func run() -> Int32 { listing.run { (store: Store) throws(StoreError) in RunRecord.listing(try store.history()) } }
 }

@@ -80,8 +80,8 @@ struct IngestCommand: Command {
     init(arguments: [String], command: String) throws(UsageError) {
         self.command = command
         options.command = command
-        var reader = OptionReader(arguments)
-        while let name = reader.next() {
+        var reader = ArgumentReader(arguments)
+        while let name = reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(command == "import" ? Self.importUsage : Self.usage)

@@ -42,9 +42,9 @@ struct PruneCommand: Command {
     var rule: PruneRule?
 
     init(arguments: [String]) throws(UsageError) {
-        var reader = OptionReader(arguments)
+        var reader = ArgumentReader(arguments)
         var rules: [PruneRule] = []
-        while let name = reader.next() {
+        while let name = reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)

@@ -32,12 +32,7 @@ struct ReportCommand {
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
-            case "--format":
-                let v = try value()
-                guard let f = ReportFormat(rawValue: v) else {
-                    throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'")
-                }
-                format = f
+            case "--format": format = try a.format()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "-j", "--jobs": jobs = try a.number(min: 1)

@@ -38,7 +38,7 @@ struct StoreOptions {
     }
 
     /// Takes a store option from `reader`; false when `name` is not one.
-    mutating func parse(_ name: String, _ reader: inout OptionReader) throws(UsageError) -> Bool {
+    mutating func parse(_ name: String, _ reader: inout ArgumentReader) throws(UsageError) -> Bool {
         switch name {
         case "--store":
             path = try reader.value()
@@ -67,72 +67,37 @@ struct StoreOptions {
     }
 }
 
-/// Reads a command line option by option; arguments that are not options
-/// are collected as positionals (`-` too; everything after `--`).
-struct OptionReader {
-    private var args: ArraySlice<String>
-    private var onlyPositional = false
-    private var inline: String?
-    private(set) var name = ""
-    private(set) var positional: [String] = []
+/// `history` and `terms`: a table of what a store holds, read without
+/// taking the writers' lock; the store options, `--format` and `--help`, no
+/// arguments.
+struct StoreListing {
+    var storeOptions = StoreOptions()
+    var format: ReportFormat?
 
-    init(_ arguments: [String]) { args = arguments[...] }
-
-    /// The next option's name (`--jobs` of `--jobs=2` too); nil at the end.
-    mutating func next() -> String? {
-        while let arg = args.popFirst() {
-            if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
-                positional.append(arg)
-                continue
+    init(_ arguments: [String], command: String, usage: String) throws(UsageError) {
+        var reader = ArgumentReader(arguments)
+        while let name = reader.nextOption() {
+            if try storeOptions.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(usage)
+            case "--format": format = try reader.format()
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
             }
-            if arg == "--" {
-                onlyPositional = true
-                continue
-            }
-            name = arg
-            inline = nil
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
-            }
-            return name
         }
-        return nil
+        if let extra = reader.positional.first { throw UsageError("\(command) takes no arguments, not '\(extra)'") }
+        _ = try storeOptions.require(command)
     }
 
-    /// The value of the current option.
-    mutating func value() throws(UsageError) -> String {
-        if let inline { return inline }
-        guard let v = args.popFirst() else { throw UsageError("\(name) needs a value") }
-        return v
-    }
-
-    /// The value of the current option as a whole number of at least `min`.
-    mutating func number(min: Int) throws(UsageError) -> Int {
-        let v = try value()
-        guard let n = Int(v), n >= min else { throw UsageError("\(name) takes a whole number of at least \(min), not '\(v)'") }
-        return n
-    }
-
-    /// The value of `--format`.
-    mutating func format() throws(UsageError) -> ReportFormat {
-        let v = try value()
-        guard let f = ReportFormat(rawValue: v) else {
-            throw UsageError("--format must be csv, json, ndjson or table, not '\(v)'")
+    /// Opens the store for reading and prints `rows` of it; exit status 0, or 3.
+    func run(_ rows: (Store) throws(StoreError) -> Listing) -> Int32 {
+        do {
+            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
+            _ = Console.writeStdout(try rows(store).render(as: defaultFormat(format)))
+            return 0
+        } catch {
+            return storeFailure(error)
         }
-        return f
     }
-}
-
-/// Parses terms as given on the command line, each once.
-func parseTerms(_ raw: [String]) throws(UsageError) -> [Term] {
-    var terms: [Term] = []
-    for r in raw {
-        let term: Term
-        do { term = try Term(parsing: r) } catch { throw UsageError(error.description) }
-        if !terms.contains(term) { terms.append(term) }
-    }
-    return terms
 }
 
 /// Prints a store error; exit status 3 (SPEC §9).

@@ -43,8 +43,8 @@ struct TrackCommand: Command {
 
     init(arguments: [String], untrack: Bool) throws(UsageError) {
         self.untrack = untrack
-        var reader = OptionReader(arguments)
-        while let name = reader.next() {
+        var reader = ArgumentReader(arguments)
+        while let name = reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
@@ -121,30 +121,11 @@ struct TermsCommand: Command {
 
     static let usageLine = "usage: smashtag terms --store FILE [--format FORMAT]"
 
-    var storeOptions = StoreOptions()
-    var format: ReportFormat?
+    let listing: StoreListing
 
     init(arguments: [String]) throws(UsageError) {
-        var reader = OptionReader(arguments)
-        while let name = reader.next() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(Self.usage)
-            case "--format": format = try reader.format()
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
-            }
-        }
-        if let extra = reader.positional.first { throw UsageError("terms takes no arguments, not '\(extra)'") }
-        _ = try storeOptions.require("terms")
+        listing = try StoreListing(arguments, command: "terms", usage: Self.usage)
     }
 
-    func run() -> Int32 {
-        do {
-            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
-            _ = Console.writeStdout(Store.listing(try store.terms()).render(as: defaultFormat(format)))
-            return 0
-        } catch {
-            return storeFailure(error)
-        }
-    }
+    func run() -> Int32 { listing.run { (store: Store) throws(StoreError) in Store.listing(try store.terms()) } }
 }
