@@ -9,6 +9,16 @@ struct Console {
         Console.writeStderr("smashtag: \(message)\n")
     }
 
+    /// Names the paths a plan could not take (missing, unreadable, a loop);
+    /// false when `strict` makes the first of them end the run (exit 1).
+    func warnAbout(_ plan: InputPlan, strict: Bool) -> Bool {
+        for p in plan.problems {
+            warn(p.description)
+            if strict { return false }
+        }
+        return true
+    }
+
     /// Bad input per file and member, with the lines of the first few (SPEC §8).
     ///
     /// Damage to a whole stream or container (corrupt, truncated, unreadable)

@@ -67,10 +67,7 @@ struct ExtractCommand {
         let plan = InputPlan(paths: inputs, splitSize: Terms.splitSize())
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
-        for p in plan.problems {
-            console.warn(p.description)
-            if strict { return 1 }
-        }
+        guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
         let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
         let source = mentionsFrom
@@ -102,10 +99,7 @@ extension ExtractCommand {
     func list(_ inputs: [String]) -> Int32 {
         let plan = InputPlan(paths: inputs, splitSize: .max)
         let console = Console(quiet: quiet)
-        for p in plan.problems {
-            console.warn(p.description)
-            if strict { return 1 }
-        }
+        guard console.warnAbout(plan, strict: strict) else { return 1 }
         var out = ""
         var previous: String?
         for unit in plan.units {
@@ -161,10 +155,7 @@ struct AggregateCommand {
         let plan = InputPlan(paths: paths, splitSize: .max)
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
-        for p in plan.problems {
-            console.warn(p.description)
-            if strict { return 1 }
-        }
+        guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
         let reader = ExtractReader(control: control)
         let input = InputReader()

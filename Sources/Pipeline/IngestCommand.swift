@@ -114,12 +114,8 @@ struct IngestCommand: Command {
                                                + "and a store keeps text for all its tweets or none; start a new store to keep text"),
                                     usageLine: Self.usageLine)
             }
-            let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? InputPlan.defaultSplitSize
-            let plan = InputPlan(paths: paths, splitSize: max(1, split))
-            for p in plan.problems {
-                console.warn(p.description)
-                if strict { return 1 }
-            }
+            let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
+            guard console.warnAbout(plan, strict: strict) else { return 1 }
             let control = RunControl(strict: strict)
             let outcome = try store.ingest(plan, inputs: paths, options: options, control: control)
             let problems = plan.problems + outcome.problems

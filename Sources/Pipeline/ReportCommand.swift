@@ -95,10 +95,7 @@ struct ReportCommand {
         let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
-        for p in plan.problems {
-            console.warn(p.description)
-            if strict { return 1 }
-        }
+        guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
         let mode: ProgressDisplay.Mode = quiet ? .off
             : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress

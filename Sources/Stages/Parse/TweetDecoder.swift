@@ -43,16 +43,8 @@ public final class TweetDecoder {
     /// - Throws: `JSONError` when the record is not valid JSON; nothing of
     ///   it counts then.
     func decode(_ record: UnsafeRawBufferPointer) throws(JSONError) {
-        objects.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        outputs.removeAll(keepingCapacity: true)
-        includedUsers.removeAll(keepingCapacity: true)
-        includedTweets.removeAll(keepingCapacity: true)
-        rejected.removeAll(keepingCapacity: true)
-        notices = 0
-
         var s = JSONScanner(record)
-        base = s.base
+        reset(base: s.base)
         switch try s.peek() {
         case UInt8(ascii: "["):
             try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
@@ -66,6 +58,18 @@ public final class TweetDecoder {
         }
         s.skipWhitespace()
         guard s.pos == s.count else { throw JSONError(offset: s.pos, reason: .trailingBytes) }
+    }
+
+    /// Forgets the previous record; keeps the buffers' capacity.
+    private func reset(base: UnsafePointer<UInt8>) {
+        objects.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        outputs.removeAll(keepingCapacity: true)
+        includedUsers.removeAll(keepingCapacity: true)
+        includedTweets.removeAll(keepingCapacity: true)
+        rejected.removeAll(keepingCapacity: true)
+        notices = 0
+        self.base = base
     }
 
     private func topLevelValue(_ s: inout JSONScanner) throws(JSONError) {
@@ -330,16 +334,7 @@ extension TweetDecoder {
     /// Starts a record decoded by another decoder (a CSV row) whose strings
     /// live at `base` until the next record; the extract and match stages
     /// then read its tweet as they read a JSON one.
-    func beginExternalRecord(base: UnsafePointer<UInt8>) {
-        objects.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        outputs.removeAll(keepingCapacity: true)
-        includedUsers.removeAll(keepingCapacity: true)
-        includedTweets.removeAll(keepingCapacity: true)
-        rejected.removeAll(keepingCapacity: true)
-        notices = 0
-        self.base = base
-    }
+    func beginExternalRecord(base: UnsafePointer<UInt8>) { reset(base: base) }
 
     /// Adds a mention string of the external record.
     func appendExternal(_ span: ByteSpan) { spans.append(span) }
