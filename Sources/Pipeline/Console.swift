@@ -1,5 +1,6 @@
 import Foundation
 import Stages
+import Synchronization
 
 /// Standard output and standard error: the report to one, everything else to the other.
 struct Console {
@@ -58,19 +59,52 @@ struct Console {
 
     /// Writes all of `text` to standard output.
     ///
-    /// - Returns: false when the reader has gone (EPIPE): the caller ends quietly.
+    /// - Returns: false when nothing more should be written: the reader has
+    ///   gone (EPIPE: the caller ends quietly), or the write failed another
+    ///   way (a full disk, `/dev/full`, a closed descriptor), which is said on
+    ///   stderr once and turns the exit status into 1 (`Console.exitStatus`).
     static func writeStdout(_ text: String) -> Bool {
+        guard outputFailure.load(ordering: .relaxed) == 0 else { return false }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
-                if errno == EINTR { continue }
+                let e = errno
+                if e == EINTR { continue }
+                if e != EPIPE, outputFailure.compareExchange(expected: 0, desired: e, ordering: .relaxed).exchanged {
+                    writeStderr("smashtag: cannot write standard output: \(String(cString: strerror(e)))"
+                                + (e == ENOSPC ? " (the disk is full: free space or write elsewhere)" : "") + "\n")
+                }
                 return false
             }
             offset += n
         }
         return true
+    }
+
+    /// Opens `/dev/null` read-only on each of descriptors 0, 1 and 2 that
+    /// is closed, so no file the run opens can take its number. A closed
+    /// standard output stays an error: writes to the read-only placeholder
+    /// fail with EBADF, as they would on the closed descriptor.
+    static func reserveStandardDescriptors() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+            let placeholder = open("/dev/null", O_RDONLY)
+            if placeholder >= 0 && placeholder != fd {
+                dup2(placeholder, fd)
+                close(placeholder)
+            }
+        }
+    }
+
+    /// The errno of the first failed write to standard output other than a
+    /// closed pipe, or 0.
+    private static let outputFailure = Atomic<Int32>(0)
+
+    /// The process's exit status: `status`, or 1 when standard output could
+    /// not be written (what was asked for did not reach its reader).
+    static func exitStatus(_ status: Int32) -> Int32 {
+        outputFailure.load(ordering: .relaxed) != 0 && status == 0 ? 1 : status
     }
 
     static func writeStderr(_ text: String) {

@@ -6,6 +6,9 @@ signal(SIGPIPE, SIG_IGN)
 // Past a file size limit (ulimit -f) a write fails with EFBIG and the store
 // reports it (exit 3), instead of the process dying in mid-batch.
 signal(SIGXFSZ, SIG_IGN)
+// A closed standard descriptor would be given to the next file opened (an
+// input, the store), and the report written into it: hold 0, 1 and 2.
+Console.reserveStandardDescriptors()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -61,4 +64,4 @@ default:
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
                           usageLine: "usage: smashtag report TERM [PATH...] [options]")
 }
-exit(status)
+exit(Console.exitStatus(status))
