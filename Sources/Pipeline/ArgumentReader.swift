@@ -1,18 +1,27 @@
 import Stages
 
-/// Walks a command line: options (`--name value`, `--name=value`, `-x value`)
-/// one at a time, positional arguments collected on the way (`--` ends options).
+/// Walks a command line: options one at a time, in the usual forms
+/// (`--name value`, `--name=value`, `-x value`, `-xvalue`), positional
+/// arguments collected on the way (`--` ends options).
 struct ArgumentReader {
     private var args: ArraySlice<String>
     private(set) var positional: [String] = []
     private var onlyPositional = false
     private var inline: String?
+    /// Whether the current option's inline value was taken.
+    private var inlineTaken = true
     private(set) var name = ""
 
     init(_ arguments: [String]) { args = arguments[...] }
 
     /// The next option's name, or nil when none are left.
-    mutating func nextOption() -> String? {
+    ///
+    /// - Throws: `UsageError` when the option before took no value but was
+    ///   given one inline (`--quiet=yes`, `-q2`).
+    mutating func nextOption() throws(UsageError) -> String? {
+        if !inlineTaken, let inline {
+            throw UsageError("\(name) takes no value, not '\(inline)'")
+        }
         while let arg = args.popFirst() {
             if onlyPositional || arg == "-" || !arg.hasPrefix("-") {
                 positional.append(arg)
@@ -21,23 +30,39 @@ struct ArgumentReader {
             if arg == "--" { onlyPositional = true; continue }
             name = arg
             inline = nil
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                name = String(arg[..<eq])
-                inline = String(arg[arg.index(after: eq)...])
+            inlineTaken = true
+            if arg.hasPrefix("--") {
+                if let eq = arg.firstIndex(of: "=") {
+                    name = String(arg[..<eq])
+                    inline = String(arg[arg.index(after: eq)...])
+                    inlineTaken = false
+                }
+            } else if arg.unicodeScalars.count > 2, let letter = arg.unicodeScalars.dropFirst().first,
+                      letter.properties.isAlphabetic {
+                // `-j2`, `-tfoo`: a short option with its value attached.
+                let split = arg.index(arg.startIndex, offsetBy: 2)
+                name = String(arg[..<split])
+                inline = String(arg[split...])
+                inlineTaken = false
             }
             return name
         }
         return nil
     }
 
-    /// The current option's `=value`, if it was written that way.
-    var inlineValue: String? { inline }
-
     /// The current option's value.
     mutating func value() throws(UsageError) -> String {
-        if let inline { return inline }
+        if let inline { inlineTaken = true; return inline }
         guard let v = args.popFirst() else { throw UsageError("\(name) needs a value") }
         return v
+    }
+
+    /// The current option's value when it has one: written inline, or the
+    /// next argument when that is one of `choices` (`--progress off`).
+    mutating func optionalValue(among choices: [String]) -> String? {
+        if let inline { inlineTaken = true; return inline }
+        if let next = args.first, choices.contains(next) { return args.popFirst() }
+        return nil
     }
 
     /// The current option's value as a report format (`--format`).

@@ -10,6 +10,14 @@ struct Console {
         Console.writeStderr("smashtag: \(message)\n")
     }
 
+    /// Says that standard input is read when it is a terminal (a run that
+    /// seems to hang is waiting for it).
+    func noteStandardInput(_ paths: [String]) {
+        if !quiet && paths.contains("-") && isatty(0) == 1 {
+            warn("reading standard input (Ctrl-D ends)")
+        }
+    }
+
     /// Names the paths a plan could not take (missing, unreadable, a loop);
     /// false when `strict` makes the first of them end the run (exit 1).
     func warnAbout(_ plan: InputPlan, strict: Bool) -> Bool {
@@ -43,7 +51,13 @@ struct Console {
             let repaired = list.filter { $0.kind == .invalidUTF8 }.count
             return repaired == 0 ? "skipped" : repaired == list.count ? "repaired" : "skipped or repaired"
         }
-        var text = "smashtag: \(verb(problems)) \(total) bad \(total == 1 ? "record" : "records") or inputs:\n"
+        // Whole inputs (empty, unreadable, corrupt) and records are named as what they are.
+        let inputKinds: Set<InputProblem.Kind> = [.empty, .unreadable, .corrupt]
+        let wholeInputs = problems.filter { inputKinds.contains($0.kind) }.count
+        let noun = wholeInputs == 0 ? (total == 1 ? "record" : "records")
+            : wholeInputs >= total ? (total == 1 ? "input" : "inputs")
+            : "records or inputs"
+        var text = "smashtag: \(verb(problems)) \(total) bad \(noun):\n"
         for origin in order {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
@@ -158,26 +172,44 @@ struct UsageError: Error {
 
     /// An unknown option, with the nearest known one as a hint.
     static func unknownOption(_ name: String, known: [String]) -> UsageError {
-        let best = known.min { editDistance($0, name) < editDistance($1, name) }
-        if let best, editDistance(best, name) <= 3 {
+        if let best = closest(name, among: known) {
             return UsageError("unknown option '\(name)' (did you mean \(best)?)")
         }
         return UsageError("unknown option '\(name)'")
     }
+
+    /// The known option `name` is most likely a slip for: one it begins
+    /// (`--min` for `--min-count`), or one a typo or two away (one for a
+    /// name of up to four letters), else none: a hint must be close to help.
+    static func closest(_ name: String, among known: [String]) -> String? {
+        let bare = { (s: String) in String(s.drop { $0 == "-" }) }
+        let typed = bare(name)
+        guard !typed.isEmpty else { return nil }
+        let starts = known.filter { bare($0).hasPrefix(typed) && name.hasPrefix("--") == $0.hasPrefix("--") }
+        if starts.count == 1 { return starts[0] }
+        let allowed = typed.count <= 4 ? 1 : 2
+        let best = known.map { ($0, editDistance(bare($0), typed)) }.min { $0.1 < $1.1 }
+        guard let best, best.1 <= allowed, best.1 < typed.count else { return nil }
+        return best.0
+    }
 }
 
-/// Levenshtein distance, for "did you mean" hints.
+/// Edit distance with adjacent transpositions (`--jbos` is one slip from
+/// `--jobs`), for "did you mean" hints.
 func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a), b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(1, a.count) where !a.isEmpty {
-        var prev = row[0]
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var row = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
         row[0] = i
-        for j in 1...max(1, b.count) where !b.isEmpty {
-            let old = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-            prev = old
+        for j in 1...b.count {
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], before[j - 2] + 1) }
         }
+        (before, previous, row) = (previous, row, before)
     }
-    return a.isEmpty ? b.count : row[b.count]
+    return previous[b.count]
 }

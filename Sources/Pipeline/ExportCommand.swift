@@ -31,7 +31,7 @@ struct ExportCommand: Command {
 
     init(arguments: [String]) throws(UsageError) {
         var reader = ArgumentReader(arguments)
-        while let name = reader.nextOption() {
+        while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)

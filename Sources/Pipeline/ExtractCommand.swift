@@ -20,7 +20,7 @@ struct ExtractCommand {
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var termFlags: [String] = []
-        while let option = a.nextOption() {
+        while let option = try a.nextOption() {
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.extract)
             case "-t", "--term": termFlags.append(try a.value())
@@ -68,6 +68,7 @@ struct ExtractCommand {
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
+        console.noteStandardInput(inputs)
         let interrupts = InterruptHandler(control: control)
         let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
         let source = mentionsFrom
@@ -136,7 +137,7 @@ struct AggregateCommand {
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
-        while let option = a.nextOption() {
+        while let option = try a.nextOption() {
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
             case "--format": format = try a.format()
@@ -192,6 +193,12 @@ enum Terms {
         if raw.isEmpty {
             guard !positional.isEmpty else {
                 throw UsageError("give a term to search for, as in: smashtag \(command) '#stanford' dumps/")
+            }
+            // `smashtag report dumps/`: the folder is not the term, a term is missing.
+            if positional.count == 1, positional[0] != "-", access(positional[0], F_OK) == 0 {
+                let path = positional[0]
+                throw UsageError("'\(path)' is a path, and a term is missing: smashtag \(command) TERM \(path)"
+                                 + (path.contains("/") ? "" : " (a word term that is also a file's name goes with -t: -t \(path))"))
             }
             raw.append(positional.removeFirst())
         }

@@ -81,7 +81,7 @@ struct IngestCommand: Command {
         self.command = command
         options.command = command
         var reader = ArgumentReader(arguments)
-        while let name = reader.nextOption() {
+        while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(command == "import" ? Self.importUsage : Self.usage)

@@ -44,7 +44,7 @@ struct PruneCommand: Command {
     init(arguments: [String]) throws(UsageError) {
         var reader = ArgumentReader(arguments)
         var rules: [PruneRule] = []
-        while let name = reader.nextOption() {
+        while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)

@@ -17,6 +17,8 @@ struct ReportCommand {
     /// `--store FILE` (or `SMASHTAG_STORE` when no path is given): report from the store.
     var store: String?
     var wait = 5.0
+    /// The store came from `SMASHTAG_STORE`, not from `--store`.
+    var storeFromEnvironment = false
     var mentionsFrom = MentionSource.entities
     var csvColumns = CSVColumns()
 
@@ -26,9 +28,8 @@ struct ReportCommand {
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var termFlags: [String] = []
-        while let name = a.nextOption() {
+        while let name = try a.nextOption() {
             func value() throws(UsageError) -> String { try a.value() }
-            let inline = a.inlineValue
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
@@ -49,7 +50,7 @@ struct ReportCommand {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--progress":
-                let v = inline ?? "terminal"
+                let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
                 guard let m = ProgressDisplay.Mode(rawValue: v), m != .auto else {
                     throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
                 }
@@ -75,6 +76,7 @@ struct ReportCommand {
         if store == nil && positional.isEmpty,
            let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
             store = env
+            storeFromEnvironment = true
         }
         paths = positional.isEmpty ? ["-"] : positional
     }
@@ -91,11 +93,20 @@ struct ReportCommand {
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
         let started = DispatchTime.now()
-        if let store { return reportFromStore(store, started: started) }
+        if let store {
+            // A pipe into a run that answers from the store is not read: say so.
+            var st = stat()
+            if storeFromEnvironment, fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFSOCK {
+                Console.writeStderr("smashtag: answering from the store \(store) (\(StoreOptions.environment)); standard input is not read: "
+                                    + "give - as a path to report on it instead\n")
+            }
+            return reportFromStore(store, started: started)
+        }
         let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
+        console.noteStandardInput(paths)
         let interrupts = InterruptHandler(control: control)
         let mode: ProgressDisplay.Mode = quiet ? .off
             : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress

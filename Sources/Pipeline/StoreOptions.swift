@@ -76,7 +76,7 @@ struct StoreListing {
 
     init(_ arguments: [String], command: String, usage: String) throws(UsageError) {
         var reader = ArgumentReader(arguments)
-        while let name = reader.nextOption() {
+        while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(usage)

@@ -44,7 +44,7 @@ struct TrackCommand: Command {
     init(arguments: [String], untrack: Bool) throws(UsageError) {
         self.untrack = untrack
         var reader = ArgumentReader(arguments)
-        while let name = reader.nextOption() {
+        while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)

@@ -35,7 +35,8 @@ enum Usage {
 
     EXIT STATUS:
         0  done (skipped bad input is reported on stderr)
-        1  input problem under --strict, or nothing at all could be read
+        1  input problem under --strict, nothing at all could be read, or
+           the output could not be written (a reader that goes away is not)
         2  usage error
         3  the store is locked, corrupt or cannot be written
 
@@ -123,8 +124,10 @@ enum Usage {
 
     EXIT STATUS:
         0  done (skipped bad input is reported on stderr)
-        1  bad input under --strict, or nothing at all could be read
+        1  bad input under --strict, nothing at all could be read, or the
+           report could not be written
         2  usage error
+        3  with --store: the store is locked, corrupt or cannot be read
         130, 143  interrupted by SIGINT, SIGTERM
 
     EXAMPLES:
@@ -153,7 +156,7 @@ enum Usage {
         M<TAB>TERM<TAB>TWEET-ID<TAB>MENTION         a matching tweet's mention
         T<TAB>TERM<TAB>TWEET-ID                     a matching tweet with no mention
 
-    Backslash, tab, CR and LF inside a field are written \\, \t, \r, \n.
+    Backslash, tab, CR and LF inside a field are written \\\\, \\t, \\r, \\n.
     `smashtag extract ... | smashtag aggregate` prints exactly what
     `smashtag report ...` prints.
 

@@ -55,12 +55,28 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
         } else if raw.hasPrefix("@") || raw.hasPrefix("＠") {
             (kind, body) = (.user, raw.dropFirst())
         } else if raw.lowercased().hasPrefix("from:") {
-            (kind, body) = (.author, raw.dropFirst(5))
+            // `from:@jack` is written as often as `from:jack`, and means it.
+            let name = raw.dropFirst(5)
+            (kind, body) = (.author, name.hasPrefix("@") || name.hasPrefix("＠") ? name.dropFirst() : name)
         } else {
             (kind, body) = (.word, Substring(raw))
         }
         if body.isEmpty {
             throw TermError(term: raw, reason: "'\(raw)' needs a name after it, as in #stanford, @nasa or from:jack")
+        }
+        switch kind {
+        case .hashtag:
+            if let bad = body.unicodeScalars.first(where: { !TwitterText.isHashtagCharacter($0) }) {
+                throw TermError(term: raw, reason: "a hashtag holds letters, digits, marks and _, so no hashtag can contain "
+                                + "'\(bad.escaped(asASCII: false))': did you mean #\(body.prefix { TwitterText.isHashtagCharacter($0.unicodeScalars.first!) })?")
+            }
+        case .user, .author:
+            if let bad = body.unicodeScalars.first(where: { !TwitterText.isScreenNameCharacter($0) }) {
+                throw TermError(term: raw, reason: "a screen name holds only the letters A-Z, digits and _, so no name can contain "
+                                + "'\(bad.escaped(asASCII: false))'")
+            }
+        case .word, .all:
+            break
         }
         self.init(kind: kind, key: MentionKey.normalize(String(body)))
     }

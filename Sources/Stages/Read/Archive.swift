@@ -30,6 +30,14 @@ final class ArchiveReader {
     /// Opens `source` for reading.
     ///
     /// - Throws: `ReadError` when libarchive recognises no format in it.
+    /// Whether libarchive may seek in the source (a whole file, not a pipe).
+    private var seekable = false
+
+    /// 7z keeps its index at its end: from a pipe its members cannot be read.
+    static let sevenZipFromAPipe = ReadError(
+        "a 7z archive cannot be read from a pipe (its index is at its end, and a pipe cannot go back): "
+            + "give the .7z file's path, or unpack it first", notDamage: true)
+
     init(source: ByteSource) throws(ReadError) {
         guard let a = archive_read_new() else { throw ReadError("libarchive could not allocate a reader") }
         handle = a
@@ -44,6 +52,7 @@ final class ArchiveReader {
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let file = source as? FileSource, file.isSeekable {
             archive_read_set_seek_callback(a, archiveSeek)
+            seekable = true
         }
         let rc = archive_read_open2(a, context, nil, archiveRead, nil, nil)
         try check(rc, "cannot open")
@@ -83,6 +92,7 @@ final class ArchiveReader {
         }
         if rc == ARCHIVE_EOF { return nil }
         try check(rc, "cannot read the next member")
+        if !seekable && archive_format(handle) & ARCHIVE_FORMAT_BASE_MASK == ARCHIVE_FORMAT_7ZIP { throw Self.sevenZipFromAPipe }
         block = nil
         blockLeft = 0
         dataOffset = 0
@@ -152,6 +162,7 @@ final class ArchiveReader {
     private func check(_ rc: Int32, _ what: String) throws(ReadError) {
         if rc == ARCHIVE_OK || rc == ARCHIVE_WARN { return }
         if let lastError { throw ReadError("\(what): \(lastError.message)") }
+        if !seekable && archive_format(handle) & ARCHIVE_FORMAT_BASE_MASK == ARCHIVE_FORMAT_7ZIP { throw Self.sevenZipFromAPipe }
         let detail = archive_error_string(handle).map { String(cString: $0) } ?? "libarchive error \(rc)"
         throw ReadError("\(what): \(detail)")
     }

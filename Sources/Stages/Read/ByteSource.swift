@@ -17,7 +17,13 @@ public protocol ByteSource: AnyObject {
 /// Why bytes could not be read; carries the underlying library's words.
 public struct ReadError: Error, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// The input is whole, but cannot be read this way (a 7z from a pipe):
+    /// the message says all, it is not damage.
+    public var notDamage = false
+    public init(_ message: String, notDamage: Bool = false) {
+        self.message = message
+        self.notDamage = notDamage
+    }
     public var description: String { message }
 }
 

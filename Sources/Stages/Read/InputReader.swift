@@ -264,8 +264,9 @@ public final class InputReader {
         do {
             archive = try ArchiveReader(source: stream)
         } catch {
-            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
-                                         reason: "corrupt or truncated \(magic.name) data, skipped: \(error.message)"))
+            handler.problem(InputProblem(error.notDamage ? .unreadable : .corrupt, origin: origin, line: nil,
+                                         reason: error.notDamage ? error.message
+                                            : "corrupt or truncated \(magic.name) data, skipped: \(error.message)"))
             return 0
         }
         var lines = 0
@@ -278,8 +279,9 @@ public final class InputReader {
                 }) else { break }
                 entry = next
             } catch {
-                handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
-                                             reason: "corrupt or truncated \(magic.name) data, the rest is skipped: \(error.message)"))
+                handler.problem(InputProblem(error.notDamage ? .unreadable : .corrupt, origin: origin, line: nil,
+                                             reason: error.notDamage ? error.message
+                                                : "corrupt or truncated \(magic.name) data, the rest is skipped: \(error.message)"))
                 break
             }
             guard entry.isRegularFile else { continue }

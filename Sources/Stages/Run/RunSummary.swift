@@ -43,11 +43,16 @@ public struct RunSummary: Sendable {
 
     public var megabytesPerSecond: Double { elapsed > 0 ? Double(bytes) / 1e6 / elapsed : 0 }
 
+    /// `1 tweet`, `1,234 tweets`.
+    static func count(_ n: Int, _ noun: String) -> String {
+        "\(TableRenderer.grouped(n)) \(noun)\(n == 1 ? "" : "s")"
+    }
+
     /// The human summary, a few lines.
     public var text: String {
         var lines: [String] = []
-        var first = "read \(inputs) \(inputs == 1 ? "input" : "inputs"), \(Self.size(bytes)), "
-            + "\(TableRenderer.grouped(tweets)) tweets"
+        // Bytes are those of the inputs as stored: a gzip's compressed size.
+        var first = "read \(Self.count(inputs, "input")) (\(Self.size(bytes)) as stored), \(Self.count(tweets, "tweet"))"
         if notices > 0 { first += " (\(TableRenderer.grouped(notices)) stream notices skipped)" }
         first += " in \(Self.seconds(elapsed))"
         if elapsed > 0.05 && bytes > 0 { first += " (\(Self.size(Int64(megabytesPerSecond * 1e6)))/s)" }
@@ -59,7 +64,9 @@ public struct RunSummary: Sendable {
                          + (badRecords == 1 ? "record" : "records") + " ("
                          + badByKind.map { "\($0.count) \($0.kind)" }.joined(separator: ", ") + ")")
         }
-        if passedOver > 0 { lines.append("passed over \(passedOver) files or members that hold no tweets") }
+        if passedOver > 0 {
+            lines.append("passed over \(passedOver == 1 ? "1 file or member" : "\(passedOver) files or members") that hold no tweets")
+        }
         return lines.map { "smashtag: " + $0 + "\n" }.joined()
     }
 

@@ -95,10 +95,10 @@ final class Database {
             hint = "the file is damaged; restore it from a copy or an export, or start a new store"
         case SQLITE_NOTADB:
             code = .corrupt
-            hint = "the file is not an SQLite database (a smashtag store); give another --store"
+            hint = "the file is not a smashtag store (not an SQLite database at all); give the path of a store, or a new path to make one"
         case SQLITE_FULL:
             code = .full
-            hint = "the disk is full; free some space (smashtag prune helps) and run again"
+            hint = "the disk is full; free space on it (or move the store to a disk with room) and run again: the store is as its last committed batch left it"
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
             code = .readOnly
             hint = "the store (or its folder) cannot be written; check its permissions"

@@ -42,7 +42,7 @@ public final class Store {
             lock = try RunLock(store: path, command: command, wait: wait)
         }
         db = try Database(path: path, create: create, busyTimeout: wait)
-        try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536", "open it")
         if lock == nil, try Schema.needsMigration(db) {
             // A schema upgrade is a write: it waits for a running ingest like any writer.
             let upgrade = try RunLock(store: path, command: "schema upgrade", wait: wait)
