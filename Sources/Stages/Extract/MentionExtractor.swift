@@ -62,18 +62,57 @@ public struct EntitiesExtractor: MentionExtractor {
 /// A tweet has a handful of mentions, so a linear scan beats hashing.
 public struct MentionSet {
     public private(set) var ids: [Int32] = []
+    /// Past `linearLimit` mentions, `stamps[id] == generation` says that
+    /// `id` is in the set: a tweet with a million distinct hashtags costs a
+    /// million steps, not half a million million.
+    private var stamps: [UInt32] = []
+    private var generation: UInt32 = 1
+    private var stamped = false
+
+    /// Up to this many mentions a look along `ids` is cheapest (most tweets have a handful).
+    static let linearLimit = 16
 
     public init() {}
 
     @inline(__always)
     public mutating func insert(_ id: Int32?) {
-        guard let id, !ids.contains(id) else { return }
+        guard let id else { return }
+        if !stamped {
+            if ids.contains(id) { return }
+            ids.append(id)
+            if ids.count > Self.linearLimit { stampAll() }
+            return
+        }
+        if Int(id) >= stamps.count { stamps.append(contentsOf: repeatElement(0, count: Int(id) + 1 - stamps.count)) }
+        if stamps[Int(id)] == generation { return }
+        stamps[Int(id)] = generation
         ids.append(id)
     }
 
-    public func contains(_ id: Int32) -> Bool { ids.contains(id) }
+    public func contains(_ id: Int32) -> Bool {
+        guard stamped else { return ids.contains(id) }
+        return Int(id) < stamps.count && stamps[Int(id)] == generation
+    }
 
-    public mutating func removeAll() { ids.removeAll(keepingCapacity: true) }
+    public mutating func removeAll() {
+        ids.removeAll(keepingCapacity: true)
+        if stamped {
+            stamped = false
+            generation &+= 1
+            if generation == 0 {
+                // After 2^32 big sets the stamps wrap: start them again.
+                stamps = [UInt32](repeating: 0, count: stamps.count)
+                generation = 1
+            }
+        }
+    }
+
+    private mutating func stampAll() {
+        stamped = true
+        let top = Int(ids.max() ?? 0) + 1
+        if top > stamps.count { stamps.append(contentsOf: repeatElement(0, count: top - stamps.count)) }
+        for id in ids { stamps[Int(id)] = generation }
+    }
 }
 
 extension TweetDecoder {
