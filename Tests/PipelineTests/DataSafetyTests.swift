@@ -114,4 +114,45 @@ final class DataSafetyTests: StoreTestCase {
         try smashtag(["ingest", StoreTests.stream, "--store", store, "-q"])
         XCTAssertEqual(try storeReport(store), try statelessReport([StoreTests.stream]))
     }
+
+    // MARK: Readers
+
+    /// Report, history, terms and export read a store that this user may
+    /// not write, in a folder it may not write (a store kept by another
+    /// user's cron job), and give what they give its owner; as root the
+    /// reader is run as `nobody`, since root may write anything.
+    func testReadersNeedNoWriteAccess() throws {
+        let shared = path("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o755])
+        let store = shared + "/s.db"
+        try smashtag(["ingest", StoreTests.stream, "--store", store, "-q"])
+        try smashtag(["track", "#stanford", "--store", store, "-q"])
+        let commands = [["report", "#stanford", "@stanford", "--store", store, "-q"], ["history", "--store", store, "--format", "csv"],
+                        ["terms", "--store", store, "--format", "csv"], ["export", "--store", store, "-q"]]
+        let owners = try commands.map { try smashtag($0).stdout }
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let asRoot = getuid() == 0
+        if !asRoot {
+            chmod(store, 0o444)
+            chmod(shared, 0o555)
+        }
+        defer { chmod(shared, 0o755); chmod(store, 0o644) }
+        XCTAssertEqual(access(shared + "/s.db-wal", F_OK), -1, "no writer at work")
+        for (command, expected) in zip(commands, owners) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: asRoot ? "/usr/sbin/runuser" : Smashtag.binary.path)
+            p.arguments = asRoot ? ["-u", "nobody", "--", Smashtag.binary.path] + command : command
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0, "\(command[0]) of a store it may not write: \(stderr)")
+            XCTAssertEqual(stdout, expected, command[0])
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
+    }
 }

@@ -37,26 +37,52 @@ final class Database {
     ///   - busyTimeout: how long a statement waits for another connection's
     ///     lock before failing with `.busy`.
     /// - Throws: `StoreError`.
-    init(path: String, create: Bool, busyTimeout: Double) throws(StoreError) {
+    init(path: String, create: Bool, busyTimeout: Double, readOnly: Bool = false) throws(StoreError) {
         self.path = path
         if !create && access(path, F_OK) != 0 {
             throw StoreError(.cannotOpen, path: path,
                              "there is no store here; `smashtag ingest PATH... --store \(path)` creates one")
         }
+        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
+        try open(path, flags: flags)
+        if readOnly, (try? integer("PRAGMA user_version")) == nil, access(path + "-wal", F_OK) != 0 {
+            // A WAL store that this user cannot write, in a folder it cannot
+            // write, with no writer at work (no -wal file): SQLite cannot make
+            // the shared-memory file a WAL reader needs, so the store is read
+            // as the unchanging file it is.
+            close()
+            try open("file:" + Database.uriPath(path) + "?immutable=1", flags: flags | SQLITE_OPEN_URI)
+        }
+        try check(sqlite3_extended_result_codes(handle, 1), "open the store")
+        try check(sqlite3_busy_timeout(handle, Int32(min(max(0, busyTimeout), 86_400) * 1000)), "open the store")
+        try check(sqlite3_create_function_v2(handle, Database.eachPairFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                             Unmanaged.passUnretained(pairs).toOpaque(), nil,
+                                             eachPairStep, eachPairFinal, nil),
+                  "open the store")
+    }
+
+    private func open(_ name: String, flags: Int32) throws(StoreError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         handle = db
         if rc != SQLITE_OK {
             defer { sqlite3_close_v2(db); handle = nil }
             try check(rc, "open the store")
         }
-        try check(sqlite3_extended_result_codes(db, 1), "open the store")
-        try check(sqlite3_busy_timeout(db, Int32(min(max(0, busyTimeout), 86_400) * 1000)), "open the store")
-        try check(sqlite3_create_function_v2(db, Database.eachPairFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                             Unmanaged.passUnretained(pairs).toOpaque(), nil,
-                                             eachPairStep, eachPairFinal, nil),
-                  "open the store")
+    }
+
+    /// `path` for a `file:` URI: `%`, `?` and `#` escaped, relative paths kept.
+    static func uriPath(_ path: String) -> String {
+        var out = ""
+        for b in path.utf8 {
+            if b == 0x25 || b == 0x3F || b == 0x23 || b < 0x21 || b >= 0x7F {
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(2)
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            }
+        }
+        return out
     }
 
     deinit { close() }
@@ -378,4 +404,8 @@ extension Database {
             }
         }
     }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

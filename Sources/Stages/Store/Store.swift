@@ -41,8 +41,19 @@ public final class Store {
         if case .write(let command) = access, create || Glibc.access(path, F_OK) == 0 {
             lock = try RunLock(store: path, command: command, wait: wait)
         }
-        db = try Database(path: path, create: create, busyTimeout: wait)
+        // A reader that may not write the store or its folder (a store kept
+        // by another user's cron job) opens it read-only.
+        var readOnly = false
+        if case .read = access {
+            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            readOnly = Glibc.access(path, W_OK) != 0 || Glibc.access(folder.isEmpty ? "/" : folder, W_OK) != 0
+        }
+        db = try Database(path: path, create: create, busyTimeout: wait, readOnly: readOnly)
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536", "open it")
+        if readOnly, try Schema.needsMigration(db) {
+            throw StoreError(.readOnly, path: path, "it was made by an older smashtag and must be upgraded before it is read, "
+                             + "which needs write access: run any smashtag command on it as a user who may write it and its folder")
+        }
         if lock == nil, try Schema.needsMigration(db) {
             // A schema upgrade is a write: it waits for a running ingest like any writer.
             let upgrade = try RunLock(store: path, command: "schema upgrade", wait: wait)
