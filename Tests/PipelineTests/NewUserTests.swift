@@ -174,4 +174,21 @@ final class NewUserTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("skipped 1 bad input:"), bad.stderr)
         XCTAssertFalse(bad.stderr.contains("or inputs"), bad.stderr)
     }
+
+    /// `prune --older-than 2020-02-30` is no date (it is not 1 March); a
+    /// leap day is one. A term of bytes that are not UTF-8 is a usage error.
+    func testDatesThatDoNotExistAndTermsThatAreNotTextAreUsageErrors() throws {
+        let dir = try temporaryFolder()
+        let store = dir.appendingPathComponent("s.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest", Self.dozen, "--store", store, "-q"]).status, 0)
+        for day in ["2020-02-30", "2021-02-29", "2020-04-31", "2020-13-01"] {
+            let r = try Smashtag.run(["prune", "--older-than", day, "--store", store])
+            XCTAssertEqual(r.status, 2, day)
+            XCTAssertTrue(r.stderr.contains("not '\(day)'"), r.stderr)
+        }
+        XCTAssertEqual(try Smashtag.run(["prune", "--older-than", "2020-02-29", "--store", store, "-q"]).status, 0)
+        let bad = try shell("'\(Smashtag.binary.path)' report \"$(printf '#ab\\377')\" '\(Self.dozen)'")
+        XCTAssertEqual(bad.status, 2, bad.output)
+        XCTAssertTrue(bad.output.contains("a term must be valid UTF-8"), bad.output)
+    }
 }

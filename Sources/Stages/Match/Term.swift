@@ -48,6 +48,9 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
         if raw.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
             throw TermError(term: raw, reason: "a term cannot hold whitespace or control characters; give each word as its own term")
         }
+        if raw.unicodeScalars.contains("\u{FFFD}") {
+            throw TermError(term: raw, reason: "a term must be valid UTF-8 (it holds bytes that are not, shown as \u{FFFD})")
+        }
         if raw == "*" { self.init(kind: .all, key: "*"); return }
         let (kind, body): (Kind, Substring)
         if raw.hasPrefix("#") || raw.hasPrefix("＃") {

@@ -75,8 +75,18 @@ public enum CreatedAt {
     // MARK: Pieces
 
     private static func epoch(_ y: Int64, _ m: Int64, _ d: Int64, _ h: Int64, _ mi: Int64, _ s: Int64, _ offset: Int64) -> Int64? {
-        guard (1...12).contains(m), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
+        guard (1...12).contains(m), d >= 1, d <= daysIn(m, of: y), h < 24, mi < 60, s < 61 else { return nil }
         return days(y, m, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+    }
+
+    /// Days in month `m` of year `y` (February has 29 in leap years), so
+    /// that `2020-02-30` is no date rather than 1 March.
+    static func daysIn(_ m: Int64, of y: Int64) -> Int64 {
+        switch m {
+        case 2: return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 
     /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.
