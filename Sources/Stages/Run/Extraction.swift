@@ -49,10 +49,10 @@ final class MatchCollector: TweetConsumer {
     }
 
     @inline(__always)
-    func take(_ index: Int, from decoder: TweetDecoder, table: MentionTable, mentions: MentionSet) {
-        let mask = matcher.match(index, in: decoder, table: table, mentions: mentions)
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+        let mask = matcher.match(tweet, in: record, table: table, mentions: mentions)
         guard mask != 0 else { return }
-        result.tweetIDs.append(decoder.objects[index].id)
+        result.tweetIDs.append(tweet.id)
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))

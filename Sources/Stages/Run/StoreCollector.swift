@@ -50,26 +50,17 @@ final class StoreCollector: TweetConsumer {
     /// Every tweet is kept: nothing is screened out.
     var screen: MentionScreen? { nil }
 
-    func take(_ index: Int, from decoder: TweetDecoder, table: MentionTable, mentions: MentionSet) {
-        let fields = decoder.objects[index]
-        chunk.ids.append(fields.id)
-        chunk.createdAt.append(fields.createdAt.flatMap { createdAt($0, decoder) } ?? CreatedAt.fromSnowflake(fields.id))
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+        chunk.ids.append(tweet.id)
+        chunk.createdAt.append(record.createdAt(of: tweet))
         var author: Int32 = -1
-        if let a = decoder.author(of: index),
-           let id = table.id(raw: decoder.bytes(a), escaped: a.escaped, kind: .user) {
+        if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
             author = keys.local(id, table: table, into: &chunk.keys)
         }
         chunk.authors.append(author)
         for id in mentions.ids { chunk.mentions.append(keys.local(id, table: table, into: &chunk.keys)) }
         chunk.mentionEnds.append(Int32(chunk.mentions.count))
-        if keepText {
-            let source = decoder.retweet(of: index).flatMap(decoder.fullText(of:)) ?? decoder.fullText(of: index)
-            chunk.texts.append(source.map(decoder.string))
-        }
-    }
-
-    private func createdAt(_ span: ByteSpan, _ decoder: TweetDecoder) -> Int64? {
-        span.escaped ? CreatedAt.parse(decoder.string(span)) : CreatedAt.parse(decoder.bytes(span))
+        if keepText { chunk.texts.append(record.fullText(of: tweet).map(record.string)) }
     }
 
     var isFull: Bool { chunk.count >= chunkSize }

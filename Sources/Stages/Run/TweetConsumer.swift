@@ -15,9 +15,8 @@ protocol TweetConsumer: AnyObject {
     /// (report terms allow it); nil to be given every tweet.
     var screen: MentionScreen? { get }
 
-    /// Takes tweet `index` of the decoder's current record, with its
-    /// mentions interned in `table`.
-    func take(_ index: Int, from decoder: TweetDecoder, table: MentionTable, mentions: MentionSet)
+    /// Takes `tweet` of the decoded `record`, with its mentions interned in `table`.
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet)
 
     /// Whether the piece is big enough to leave before its unit ends (so a
     /// 10 GB unit streams through the consumer instead of piling up).

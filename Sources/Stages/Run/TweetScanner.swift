@@ -63,7 +63,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             problem(InputProblem(rejected == .badID ? .badID : .notATweet, origin: origin, line: line, reason: rejected.message))
         }
         tally.stats.notices += decoder.notices
-        pendingTweets += decoder.outputs.count
+        pendingTweets += decoder.record.tweets.count
         if pendingTweets >= 512 { control.addTweets(pendingTweets); pendingTweets = 0 }
         let invalidBefore = table.invalidUTF8Lookups
         defer {
@@ -72,7 +72,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
                                      reason: "invalid UTF-8 in a mention or author name, replaced with U+FFFD (the tweet is kept)"))
             }
         }
-        for index in decoder.outputs { take(index, using: extractor, screen: screen) }
+        let record = decoder.record
+        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen) }
     }
 
     // MARK: CSV
@@ -87,25 +88,26 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
         do {
-            try csv.decode(bytes, into: decoder)
+            try csv.decode(bytes)
         } catch {
             problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
             return
         }
-        pendingTweets += decoder.outputs.count
+        let record = csv.record
+        pendingTweets += record.tweets.count
         let entities = csv.header?.hasEntities == true
         let chosen = entities ? extractor : textExtractor
-        for index in decoder.outputs { take(index, using: chosen, screen: entities ? screen : nil) }
+        for tweet in record.tweets { take(tweet, of: record, using: chosen, screen: entities ? screen : nil) }
     }
 
-    /// Screens and extracts tweet `index` of the decoder, then hands it on.
+    /// Screens and extracts `tweet` of `record`, then hands it on.
     @inline(__always)
-    private func take(_ index: Int, using extractor: MentionExtractor, screen: MentionScreen?) {
+    private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?) {
         tally.stats.tweets += 1
-        if let screen, !EntitiesExtractor.mayMatch(index, from: decoder, screen: screen) { return }
+        if let screen, !EntitiesExtractor.mayMatch(tweet, in: record, screen: screen) { return }
         mentions.removeAll()
-        extractor.extract(index, from: decoder, table: table, into: &mentions)
-        consumer.take(index, from: decoder, table: table, mentions: mentions)
+        extractor.extract(tweet, in: record, table: table, into: &mentions)
+        consumer.take(tweet, in: record, table: table, mentions: mentions)
     }
 
     /// Whether the consumer wants its piece to leave now.
