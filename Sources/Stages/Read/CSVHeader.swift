@@ -81,8 +81,7 @@ extension CSVHeader {
     /// of them is an id or none a text column. nil for anything else (JSON,
     /// a recognised header, a first line longer than the prefix).
     static func unrecognisedReason(_ prefix: [UInt8], columns: CSVColumns) -> String? {
-        var start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < prefix.count && isSpace(prefix[start]) { start += 1 }
+        let start = StreamSniffer.contentStart(prefix)
         guard start < prefix.count, prefix[start] != UInt8(ascii: "{"), prefix[start] != UInt8(ascii: "["),
               let nl = prefix[start...].firstIndex(of: 0x0A) else { return nil }
         let end = nl > start && prefix[nl - 1] == 0x0D ? nl - 1 : nl
