@@ -71,6 +71,20 @@ struct Console {
         Console.writeStderr(text)
     }
 
+    /// A run's bad input, from its ledger.
+    func reportProblems(_ ledger: ProblemLedger) {
+        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords)
+    }
+
+    /// `--stats FILE`: the run summary as one JSON object; a file that cannot be written is named.
+    func writeStats(_ summary: RunSummary, to path: String) {
+        do {
+            try summary.json.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            warn("cannot write --stats \(path): \(error.localizedDescription)")
+        }
+    }
+
     /// Writes all of `text` to standard output.
     ///
     /// - Returns: false when nothing more should be written: the reader has

@@ -8,34 +8,22 @@ import Stages
 struct ExtractCommand {
     var terms: [Term] = []
     var paths: [String] = []
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    var strict = false
+    /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
+    var input = InputOptions()
     var quiet = false
-    var maxRecord = 16 << 20
     var pathsFromStdin = false
-    var mentionsFrom = MentionSource.entities
-    var csvColumns = CSVColumns()
     var listInputs = false
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var termFlags: [String] = []
         while let option = try a.nextOption() {
+            if try input.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.extract)
             case "-t", "--term": termFlags.append(try a.value())
-            case "-j", "--jobs": jobs = try a.number(min: 1)
-            case "--max-record": maxRecord = try a.bytes()
-            case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--paths-from-stdin": pathsFromStdin = true
-            case "--mentions-from":
-                let v = try a.value()
-                guard let m = MentionSource(rawValue: v) else { throw UsageError("--mentions-from must be entities or text, not '\(v)'") }
-                mentionsFrom = m
-            case "--id-column": csvColumns.id = [try a.value()]
-            case "--text-column": csvColumns.text = [try a.value()]
-            case "--author-column": csvColumns.author = [try a.value()]
             case "--list-inputs": listInputs = true
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
@@ -65,27 +53,26 @@ struct ExtractCommand {
         if inputs.isEmpty && !pathsFromStdin { inputs = ["-"] }
         if listInputs { return list(inputs) }
         let plan = InputPlan(paths: inputs, splitSize: Terms.splitSize())
-        let control = RunControl(strict: strict)
+        let control = RunControl(strict: input.strict)
         let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return 1 }
+        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
         console.noteStandardInput(inputs)
         let interrupts = InterruptHandler(control: control)
         let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
-        let source = mentionsFrom
-        let outcome = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord, extractor: { source.makeExtractor() },
-                                  csvColumns: csvColumns).run(plan.units, control: control, into: writer)
+        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
+                              csvColumns: input.csvColumns)
+        if let b = InputOptions.batchBytes { run.batchBytes = b }
+        let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
-        if strict, let p = control.stoppingProblem {
+        if input.strict, let p = control.stoppingProblem {
             console.warn(p.description)
             return 1
         }
         writer.flush()
         if writer.closed { return 0 }
-        let problems = plan.problems + outcome.problems
-        console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
-        if outcome.stats.records == 0 && outcome.stats.failures + plan.problems.count > 0 { return 1 }
-        return 0
+        console.reportProblems(ledger)
+        return ledger.nothingRead ? 1 : 0
     }
 }
 
@@ -100,7 +87,7 @@ extension ExtractCommand {
     func list(_ inputs: [String]) -> Int32 {
         let plan = InputPlan(paths: inputs, splitSize: .max)
         let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return 1 }
+        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
         var out = ""
         var previous: String?
         for unit in plan.units {
@@ -114,7 +101,7 @@ extension ExtractCommand {
             previous = path
             guard !path.contains(where: \.isNewline) else {
                 console.warn("\(path): a path with a line break cannot be listed one a line; left out")
-                if strict { return 1 }
+                if input.strict { return 1 }
                 continue
             }
             out += path + "\n"

@@ -27,12 +27,26 @@ struct IngestCommand: Command {
         --batch N           Tweets per committed batch [default: 50000]; a run
                             killed midway keeps every batch it committed
 
+    INPUTS (as for `smashtag report`):
+        --mentions-from SOURCE
+                            entities or text [default: entities]; see
+                            `smashtag report --help`
+        --id-column NAME    CSV id column [default: id_str, id, tweet_id]
+        --text-column NAME  CSV text column [default: full_text, text, tweet, content]
+        --author-column NAME
+                            CSV author column [default: author.username,
+                            user_screen_name, screen_name, username]
+        --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
+
     RUNNING:
-        -j, --jobs N        Worker threads reading dumps [default: all cores]
+        -j, --jobs N        Worker threads reading dumps [default: all cores];
+                            the store's writer keeps a core of its own
         --strict            Stop at the first bad input with exit status 1
                             (batches committed before it are kept)
-        --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
         -q, --quiet         No summary on stderr (bad input is still reported)
+        --stats FILE        Write the run summary to FILE as one JSON object
+                            (as `smashtag report --stats`, with tweets_new and
+                            tweets_known)
         -h, --help          Print this help and exit
 
     Every run is listed by `smashtag history`. Exit status 3 when the store is
@@ -69,9 +83,11 @@ struct IngestCommand: Command {
     var storeOptions = StoreOptions()
     var keepText = false
     var options = IngestOptions(jobs: ProcessInfo.processInfo.activeProcessorCount)
-    var strict = false
+    /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
+    var input = InputOptions()
+    var statsPath: String?
 
-    static let optionNames = StoreOptions.names + ["--help", "--keep-text", "--batch", "--jobs", "--strict", "--max-record"]
+    static let optionNames = StoreOptions.names + ["--help", "--keep-text", "--batch", "--stats"] + InputOptions.names
 
     init(arguments: [String]) throws(UsageError) {
         try self.init(arguments: arguments, command: "ingest")
@@ -83,16 +99,20 @@ struct IngestCommand: Command {
         var reader = ArgumentReader(arguments)
         while let name = try reader.nextOption() {
             if try storeOptions.parse(name, &reader) { continue }
+            if try input.parse(name, &reader) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(command == "import" ? Self.importUsage : Self.usage)
             case "--keep-text": keepText = true
             case "--batch": options.batchSize = try reader.number(min: 1)
-            case "-j", "--jobs": options.jobs = try reader.number(min: 1)
-            case "--strict": strict = true
-            case "--max-record": options.maxRecord = try ArgumentReader.bytes(try reader.value(), name)
+            case "--stats": statsPath = try reader.value()
             default: throw UsageError.unknownOption(name, known: Self.optionNames)
             }
         }
+        options.jobs = input.jobs
+        options.maxRecord = input.maxRecord
+        options.extractor = input.extractor
+        options.csvColumns = input.csvColumns
+        if let b = InputOptions.batchBytes { options.batchBytes = b }
         paths = reader.positional
         guard !paths.isEmpty else {
             throw UsageError(command == "import"
@@ -115,19 +135,26 @@ struct IngestCommand: Command {
                                     usageLine: Self.usageLine)
             }
             let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-            guard console.warnAbout(plan, strict: strict) else { return 1 }
-            let control = RunControl(strict: strict)
-            let outcome = try store.ingest(plan, inputs: paths, options: options, control: control)
-            let problems = plan.problems + outcome.problems
-            console.reportProblems(problems, total: outcome.stats.badRecords + plan.problems.count)
-            if strict, let p = control.stoppingProblem {
+            guard console.warnAbout(plan, strict: input.strict) else { return 1 }
+            let control = RunControl(strict: input.strict)
+            let outcome = try store.ingest(plan, inputs: paths, options: options, control: control,
+                                           ledger: ProblemLedger(plan: plan))
+            console.reportProblems(outcome.ledger)
+            if input.strict, let p = control.stoppingProblem {
                 console.warn(p.description)
                 console.warn("stopped: --strict stops at the first bad input; the batches committed before it are kept")
                 return 1
             }
             summary(outcome, console: console, started: started)
-            if outcome.stats.records == 0 && !problems.isEmpty && outcome.unchanged == 0 { return 1 }
-            return 0
+            if let statsPath {
+                var stats = RunSummary(outcome.ledger, reports: [], duplicates: outcome.totals.known,
+                                       elapsed: Self.seconds(since: started))
+                stats.extra = [("tweets_new", outcome.totals.new), ("tweets_known", outcome.totals.known),
+                               ("unchanged_files", outcome.unchanged)]
+                console.writeStats(stats, to: statsPath)
+            }
+            // Files not read again because they are in the store already are no failure.
+            return outcome.ledger.nothingRead && outcome.unchanged == 0 ? 1 : 0
         } catch {
             return storeFailure(error)
         }
@@ -135,7 +162,7 @@ struct IngestCommand: Command {
 
     private func summary(_ o: IngestOutcome, console: Console, started: DispatchTime) {
         guard !storeOptions.quiet else { return }
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let elapsed = Self.seconds(since: started)
         let s = o.stats, t = o.totals
         var text = "\(command) run \(o.run) into \(storeOptions.path!): \(s.inputs) \(s.inputs == 1 ? "input" : "inputs"), "
             + String(format: "%.1f MB, %d tweets read: %d new, %d already known", Double(s.bytes) / 1e6, t.read, t.new, t.known)
@@ -145,6 +172,12 @@ struct IngestCommand: Command {
         text += String(format: "; %.2f s", elapsed)
         if elapsed > 0 && t.read > 0 { text += String(format: " (%.0f tweets/s)", Double(t.read) / elapsed) }
         console.warn(text)
+    }
+}
+
+extension IngestCommand {
+    static func seconds(since started: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     }
 }
 

@@ -8,10 +8,9 @@ struct ReportCommand {
     var format: ReportFormat?
     var minCount = 2
     var top: Int?
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
-    var strict = false
+    /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
+    var input = InputOptions()
     var quiet = false
-    var maxRecord = 16 << 20
     var progress = ProgressDisplay.Mode.auto
     var statsPath: String?
     /// `--store FILE` (or `SMASHTAG_STORE` when no path is given): report from the store.
@@ -19,8 +18,6 @@ struct ReportCommand {
     var wait = 5.0
     /// The store came from `SMASHTAG_STORE`, not from `--store`.
     var storeFromEnvironment = false
-    var mentionsFrom = MentionSource.entities
-    var csvColumns = CSVColumns()
 
     /// Parses the arguments after `report`.
     ///
@@ -30,24 +27,13 @@ struct ReportCommand {
         var termFlags: [String] = []
         while let name = try a.nextOption() {
             func value() throws(UsageError) -> String { try a.value() }
+            if try input.parse(name, &a) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
             case "--format": format = try a.format()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
-            case "-j", "--jobs": jobs = try a.number(min: 1)
-            case "--max-record": maxRecord = try a.bytes()
-            case "--mentions-from":
-                let v = try value()
-                guard let m = MentionSource(rawValue: v) else {
-                    throw UsageError("--mentions-from must be entities or text, not '\(v)'")
-                }
-                mentionsFrom = m
-            case "--id-column": csvColumns.id = [try Self.column(try value(), name)]
-            case "--text-column": csvColumns.text = [try Self.column(try value(), name)]
-            case "--author-column": csvColumns.author = [try Self.column(try value(), name)]
-            case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--progress":
                 let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
@@ -85,11 +71,6 @@ struct ReportCommand {
                           "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
                           "--mentions-from", "--id-column", "--text-column", "--author-column"]
 
-    private static func column(_ s: String, _ name: String) throws(UsageError) -> String {
-        guard !s.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("\(name) needs a column name") }
-        return s
-    }
-
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
         let started = DispatchTime.now()
@@ -103,9 +84,9 @@ struct ReportCommand {
             return reportFromStore(store, started: started)
         }
         let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-        let control = RunControl(strict: strict)
+        let control = RunControl(strict: input.strict)
         let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return 1 }
+        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
         console.noteStandardInput(paths)
         let interrupts = InterruptHandler(control: control)
         let mode: ProgressDisplay.Mode = quiet ? .off
@@ -113,16 +94,15 @@ struct ReportCommand {
         let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
         let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
         display.start()
-        let source = mentionsFrom
-        var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord,
-                              extractor: { source.makeExtractor() }, csvColumns: csvColumns)
-        if let b = ProcessInfo.processInfo.environment["SMASHTAG_BATCH_BYTES"].flatMap(Int.init), b > 0 { run.batchBytes = b }
+        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
+                              extractor: input.extractor, csvColumns: input.csvColumns)
+        if let b = InputOptions.batchBytes { run.batchBytes = b }
         let aggregator = Aggregator(terms: terms)
-        let outcome = run.run(plan.units, control: control, into: aggregator)
+        let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
-        if strict, let p = control.stoppingProblem {
+        if input.strict, let p = control.stoppingProblem {
             console.warn(p.description)
             console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
             return 1
@@ -134,26 +114,15 @@ struct ReportCommand {
                                        color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
 
-        let problems = plan.problems + outcome.problems
-        let badRecords = outcome.stats.badRecords + plan.problems.count
-        let counts = plan.problems.map { ($0.origin, 1) } + outcome.problemCounts
-        console.reportProblems(problems, counts: counts, total: badRecords)
+        console.reportProblems(ledger)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let summary = RunSummary(stats: outcome.stats, reports: reports, duplicates: aggregator.duplicates,
-                                 problems: problems, problemCounts: counts, badRecords: badRecords, elapsed: elapsed)
+        let summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
         }
-        if let statsPath {
-            do {
-                try summary.json.write(toFile: statsPath, atomically: true, encoding: .utf8)
-            } catch {
-                console.warn("cannot write --stats \(statsPath): \(error.localizedDescription)")
-            }
-        }
-        if outcome.stats.records == 0 && outcome.stats.failures + plan.problems.count > 0 { return 1 }  // nothing at all could be read
-        return 0
+        if let statsPath { console.writeStats(summary, to: statsPath) }
+        return ledger.nothingRead ? 1 : 0
     }
 }
 

@@ -331,7 +331,36 @@ final class FaultMatrixTests: XCTestCase {
         XCTAssertEqual(strict.status, 1, "--strict: \(strict.stderr)", file: file, line: line)
         XCTAssertEqual(strict.stdout, "", file: file, line: line)
         XCTAssertTrue(bad.contains { strict.stderr.contains($0) }, strict.stderr, file: file, line: line)
+        try assertIngestedAlike(bad, args: args, report: r, reportStats: summary, file: file, line: line)
         return r
+    }
+
+    /// The same inputs through `ingest`: exit 0; the same bad inputs,
+    /// members and lines on stderr, byte for byte (`-q` leaves the problems
+    /// alone there, as a report on a pipe does); the same counts in
+    /// `--stats`; a report from the store equal to the stateless one; and
+    /// `--strict` exits 1 naming the damage.
+    private func assertIngestedAlike(_ bad: [String], args: [String], report r: Smashtag.Result, reportStats: [String: Any],
+                                     file: StaticString, line: UInt) throws {
+        let store = dir.appendingPathComponent("store-\(UUID().uuidString).db").path
+        let stats = store + ".json"
+        let i = try Smashtag.run(["ingest", Self.good] + bad + ["--store", store, "-q", "--stats", stats] + args)
+        XCTAssertEqual(i.status, 0, "ingest: \(i.stderr)", file: file, line: line)
+        XCTAssertEqual(i.stderr, r.stderr, "ingest names what report names", file: file, line: line)
+        let ingested = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as! [String: Any]
+        for key in ["records", "tweets", "bad_records", "notices_skipped"] {
+            XCTAssertEqual(ingested[key] as? Int, reportStats[key] as? Int, "--stats \(key)", file: file, line: line)
+        }
+        for key in ["bad_records_by_reason", "bad_records_by_input"] {
+            XCTAssertEqual(ingested[key] as? [String: Int], reportStats[key] as? [String: Int], "--stats \(key)", file: file, line: line)
+        }
+        let fromStore = try Smashtag.run(["report", "*", "--store", store, "--format", "csv", "--min-count", "1", "-q"])
+        XCTAssertEqual(fromStore.status, 0, fromStore.stderr, file: file, line: line)
+        XCTAssertEqual(fromStore.stdout, Self.expected, "the store's report is the good dump's", file: file, line: line)
+
+        let strict = try Smashtag.run(["ingest", Self.good] + bad + ["--store", store + "-strict", "--strict", "-q"] + args)
+        XCTAssertEqual(strict.status, 1, "ingest --strict: \(strict.stderr)", file: file, line: line)
+        XCTAssertTrue(bad.contains { strict.stderr.contains($0) }, strict.stderr, file: file, line: line)
     }
 
     private var lastStats: [String: Any] = [:]

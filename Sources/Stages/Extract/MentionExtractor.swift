@@ -4,9 +4,9 @@
 /// entities (`EntitiesExtractor`, the default for JSON) and, for tweets
 /// without entities, their text by twitter-text's rules.
 public protocol MentionExtractor {
-    /// Adds the hashtags and user mentions of tweet `index` of the decoded
-    /// record to `mentions`, interned in `table`.
-    func extract(_ index: Int, from decoder: TweetDecoder, table: MentionTable, into mentions: inout MentionSet)
+    /// Adds the hashtags and user mentions of `tweet` of the decoded record
+    /// to `mentions`, interned in `table`.
+    func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet)
 }
 
 /// Mentions from the API's `entities` (v1.1, v2 and the account archive):
@@ -15,44 +15,47 @@ public protocol MentionExtractor {
 public struct EntitiesExtractor: MentionExtractor {
     public init() {}
 
-    public func extract(_ index: Int, from decoder: TweetDecoder, table: MentionTable, into mentions: inout MentionSet) {
-        add(decoder.objects[index], decoder, table, &mentions)
-        if let rt = decoder.retweet(of: index) {
-            add(decoder.objects[rt], decoder, table, &mentions)
-            if let author = decoder.author(of: rt) {
-                mentions.insert(table.id(raw: decoder.bytes(author), escaped: author.escaped, kind: .user))
+    public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
+        add(tweet.hashtags, tweet.users, record, table, &mentions)
+        if let rt = tweet.retweeted {
+            add(rt.hashtags, rt.users, record, table, &mentions)
+            if let author = record.name(rt.author) {
+                mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
             }
         }
     }
 
-    /// False when tweet `index` can match none of the screened terms, told
+    /// False when `tweet` can match none of the screened terms, told
     /// from its raw mention bytes alone; true when it may (then `extract`
     /// and the match stage decide). It looks at the mentions `extract`
     /// takes, and for author terms at the tweet's own author.
-    static func mayMatch(_ index: Int, from decoder: TweetDecoder, screen: MentionScreen) -> Bool {
-        if screen.screensAuthors, let author = decoder.author(of: index), screen.mayBeAuthor(author, in: decoder) { return true }
-        if mayMatch(decoder.objects[index], decoder, screen) { return true }
-        if let rt = decoder.retweet(of: index) {
-            if mayMatch(decoder.objects[rt], decoder, screen) { return true }
-            if let author = decoder.author(of: rt), screen.mayBeUser(author, in: decoder) { return true }
+    @inline(__always)
+    static func mayMatch(_ tweet: DecodedTweet, in record: DecodedRecord, screen: MentionScreen) -> Bool {
+        if screen.screensAuthors, let author = record.author(of: tweet), screen.mayBeAuthor(author, in: record) { return true }
+        if mayMatch(tweet.hashtags, tweet.users, record, screen) { return true }
+        if let rt = tweet.retweeted {
+            if mayMatch(rt.hashtags, rt.users, record, screen) { return true }
+            if let author = record.name(rt.author), screen.mayBeUser(author, in: record) { return true }
         }
         return false
     }
 
-    private static func mayMatch(_ f: TweetFields, _ decoder: TweetDecoder, _ screen: MentionScreen) -> Bool {
-        for i in f.ownHashtags where screen.mayBeHashtag(decoder.spans[i], in: decoder) { return true }
-        for i in f.ownUsers where screen.mayBeUser(decoder.spans[i], in: decoder) { return true }
+    @inline(__always)
+    private static func mayMatch(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ screen: MentionScreen) -> Bool {
+        for i in hashtags where screen.mayBeHashtag(record.spans[i], in: record) { return true }
+        for i in users where screen.mayBeUser(record.spans[i], in: record) { return true }
         return false
     }
 
-    private func add(_ f: TweetFields, _ decoder: TweetDecoder, _ table: MentionTable, _ mentions: inout MentionSet) {
-        for i in f.ownHashtags {
-            let s = decoder.spans[i]
-            mentions.insert(table.id(raw: decoder.bytes(s), escaped: s.escaped, kind: .hashtag))
+    private func add(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ table: MentionTable,
+                     _ mentions: inout MentionSet) {
+        for i in hashtags {
+            let s = record.spans[i]
+            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .hashtag))
         }
-        for i in f.ownUsers {
-            let s = decoder.spans[i]
-            mentions.insert(table.id(raw: decoder.bytes(s), escaped: s.escaped, kind: .user))
+        for i in users {
+            let s = record.spans[i]
+            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .user))
         }
     }
 }
@@ -113,14 +116,4 @@ public struct MentionSet {
         if top > stamps.count { stamps.append(contentsOf: repeatElement(0, count: top - stamps.count)) }
         for id in ids { stamps[Int(id)] = generation }
     }
-}
-
-extension TweetDecoder {
-    /// The bytes of a span of the current record.
-    func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
-    }
-
-    /// A string span of the current record, decoded.
-    func string(_ span: ByteSpan) -> String { JSONText.decode(span, in: base) }
 }

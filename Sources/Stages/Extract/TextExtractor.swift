@@ -24,17 +24,13 @@ public struct TextExtractor: MentionExtractor {
 
     public init() {}
 
-    public func extract(_ index: Int, from decoder: TweetDecoder, table: MentionTable, into mentions: inout MentionSet) {
-        var source = index
-        if let rt = decoder.retweet(of: index) {
-            if decoder.fullText(of: rt) != nil { source = rt }
-            if let author = decoder.author(of: rt) {
-                mentions.insert(table.id(raw: decoder.bytes(author), escaped: author.escaped, kind: .user))
-            }
+    public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
+        if let author = record.retweetedAuthor(of: tweet) {
+            mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
         }
-        guard let span = decoder.fullText(of: source) else { return }
+        guard let span = record.fullText(of: tweet) else { return }
         let b = buffers
-        let raw = UnsafeBufferPointer(start: decoder.base + span.start, count: span.end - span.start)
+        let raw = UnsafeBufferPointer(start: record.base + span.start, count: span.end - span.start)
         if span.escaped {
             b.bytes = JSONText.unescape(raw)
             b.bytes.withUnsafeBufferPointer { TextExtractor.decode($0, into: &b.scalars) }

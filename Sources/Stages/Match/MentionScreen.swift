@@ -33,32 +33,32 @@ struct MentionScreen {
         self.authors = authors
     }
 
-    /// Whether `span` of the decoder's record may be a hashtag term's key.
+    /// Whether `span` of the record may be a hashtag term's key.
     @inline(__always)
-    func mayBeHashtag(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
-        MentionScreen.mayEqual(span, hashtags, decoder)
+    func mayBeHashtag(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
+        MentionScreen.mayEqual(span, hashtags, record)
     }
 
     /// Whether `span` may be a user-mention term's key.
     @inline(__always)
-    func mayBeUser(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
-        MentionScreen.mayEqual(span, users, decoder)
+    func mayBeUser(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
+        MentionScreen.mayEqual(span, users, record)
     }
 
     /// Whether `span`, a tweet's author, may be an author term's key.
     @inline(__always)
-    func mayBeAuthor(_ span: ByteSpan, in decoder: TweetDecoder) -> Bool {
-        MentionScreen.mayEqual(span, authors, decoder)
+    func mayBeAuthor(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
+        MentionScreen.mayEqual(span, authors, record)
     }
 
     var screensAuthors: Bool { !authors.isEmpty }
 
     /// False only when `span` is plain ASCII and equals none of `keys`
     /// ignoring ASCII case.
-    private static func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ decoder: TweetDecoder) -> Bool {
+    private static func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ record: DecodedRecord) -> Bool {
         if keys.isEmpty { return false }
         if span.escaped { return true }
-        let p = decoder.base + span.start
+        let p = record.base + span.start
         let n = span.end &- span.start
         for i in 0..<n where p[i] >= 0x80 { return true }
         for key in keys where key.count == n {

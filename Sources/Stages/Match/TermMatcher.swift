@@ -23,16 +23,15 @@ public struct TermMatcher {
         needsText = terms.contains { $0.kind == .word }
     }
 
-    /// The mask of terms tweet `index` matches, given its extracted mentions.
-    public func match(_ index: Int, in decoder: TweetDecoder, table: MentionTable, mentions: MentionSet) -> UInt64 {
+    /// The mask of terms `tweet` matches, given its extracted mentions.
+    public func match(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) -> UInt64 {
         var author: Int32?
-        if needsAuthor, let a = decoder.author(of: index) {
-            author = table.id(raw: decoder.bytes(a), escaped: a.escaped, kind: .user)
+        if needsAuthor, let a = record.author(of: tweet) {
+            author = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user)
         }
         var text: [Unicode.Scalar]?
         if needsText {
-            let source = decoder.retweet(of: index).flatMap(decoder.fullText(of:)) ?? decoder.fullText(of: index)
-            text = source.map { WordMatch.prepare(decoder.string($0)) } ?? []
+            text = record.fullText(of: tweet).map { WordMatch.prepare(record.string($0)) } ?? []
         }
         var mask: UInt64 = 0
         for (i, term) in terms.enumerated() {

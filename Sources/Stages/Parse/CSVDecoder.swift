@@ -1,6 +1,6 @@
 /// Decodes the rows of a CSV export (SPEC §3) into the same form the JSON
-/// decoder gives — a `TweetFields` with byte spans — so that CSV rows go
-/// through the same extract and match stages as JSON tweets:
+/// decoder gives — a `DecodedRecord` of one `DecodedTweet` — so that CSV
+/// rows go through the same extract and match stages as JSON tweets:
 ///
 ///     id          the id column: an unsigned 64-bit decimal (else a bad record)
 ///     text        the text column; twarc-csv's `\n` escapes are line ends again
@@ -9,7 +9,9 @@
 ///                 `"#tag"` / `"@name"` strings (twarc-csv) or of objects with
 ///                 `tag` / `username` (as the API has them); else words
 ///     retweeted   `retweeted_username`: the retweeted tweet's author, carried
-///                 as a user mention like a JSON retweet's
+///                 as a user mention like a JSON retweet's; it or a retweeted
+///                 id column, non-empty, makes the row a retweet (SPEC §12.1)
+///     created_at, lang   as written
 ///
 /// The fields a report reads are unquoted into a buffer the decoder owns;
 /// the spans point there until the next row.
@@ -18,6 +20,8 @@
 final class CSVDecoder {
     /// The header of the stream being read.
     var header: CSVHeader?
+    /// The current row's tweet.
+    let record = DecodedRecord()
     private var scratch: UnsafeMutableRawBufferPointer
     private var used = 0
     private var fields: [Range<Int>] = []
@@ -26,11 +30,12 @@ final class CSVDecoder {
 
     deinit { scratch.deallocate() }
 
-    /// Decodes one row; `decoder` then holds its tweet.
+    /// Decodes one row; `record` then holds its tweet.
     ///
     /// - Throws: `CSVRowError` for a row whose field count differs from the
     ///   header's, or whose id is missing or not a 64-bit decimal.
-    func decode(_ row: UnsafeRawBufferPointer, into decoder: TweetDecoder) throws(CSVRowError) {
+    func decode(_ row: UnsafeRawBufferPointer) throws(CSVRowError) {
+        record.reset(base: UnsafePointer(scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)))
         guard let h = header else { throw CSVRowError(message: "CSV row before any header") }
         CSVRow.fields(row, delimiter: h.delimiter, into: &fields)
         guard fields.count == h.fieldCount else {
@@ -39,7 +44,7 @@ final class CSVDecoder {
         // Unquoting never makes a field longer: the fields' lengths are enough
         // (counted per use, as options may name one column twice).
         var need = 0
-        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor] {
+        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor, h.retweetedID, h.createdAt, h.lang] {
             if let k { need += fields[k].count }
         }
         if scratch.count < need {
@@ -53,21 +58,24 @@ final class CSVDecoder {
         guard !id.isEmpty else { throw CSVRowError(message: "not a tweet: the row has no id") }
         guard let idValue = JSONText.uint64(id, in: base) else { throw CSVRowError(message: RejectedObject.badID.message) }
 
-        decoder.beginExternalRecord(base: base)
-        var tweet = TweetFields()
-        tweet.id = idValue
-        tweet.idState = .valid
-        tweet.hasContent = true
+        record.reset(base: base)
+        var tweet = DecodedTweet(id: idValue)
         tweet.text = copy(row, fields[h.text], lineEscapes: true)
-        if let a = h.author { tweet.author = name(copy(row, fields[a])) }
-        if let k = h.hashtags { tweet.hashtags = entityList(copy(row, fields[k]), base, decoder, keys: "tag", "text") }
-        if let k = h.mentions { tweet.users = entityList(copy(row, fields[k]), base, decoder, keys: "username", "screen_name") }
+        if let a = h.author { tweet.author.name = name(copy(row, fields[a])) }
+        if let k = h.hashtags { tweet.hashtags = entityList(copy(row, fields[k]), base, keys: "tag", "text") }
+        if let k = h.mentions { tweet.users = entityList(copy(row, fields[k]), base, keys: "username", "screen_name") }
         if let k = h.retweetedAuthor, let author = name(copy(row, fields[k])) {
-            var retweeted = TweetFields()
-            retweeted.author = author
-            tweet.retweet = decoder.appendExternal(retweeted)
+            tweet.retweeted = DecodedTweet.Retweeted(author: DecodedTweet.AuthorRef(name: author))
         }
-        decoder.output(decoder.appendExternal(tweet))
+        // Without a retweet column the row cannot say (its text may: `RT @name:`).
+        if h.retweetedAuthor == nil && h.retweetedID == nil {
+            tweet.markedRetweet = nil
+        } else {
+            tweet.markedRetweet = tweet.retweeted != nil || h.retweetedID.map { !trimmed(copy(row, fields[$0])).isEmpty } == true
+        }
+        if let k = h.createdAt { tweet.createdAt = trimmed(copy(row, fields[k])) }
+        if let k = h.lang { tweet.lang = trimmed(copy(row, fields[k])) }
+        record.append(tweet)
     }
 
     /// Copies a field's value into the scratch buffer; with `lineEscapes`,
@@ -106,9 +114,9 @@ final class CSVDecoder {
     /// A JSON array of strings (a leading `#` or `@` dropped) or of objects
     /// (the first of `keys` present); anything else is read as words
     /// separated by spaces, `,` `;` `|`, brackets or quotes.
-    private func entityList(_ field: ByteSpan, _ base: UnsafePointer<UInt8>, _ decoder: TweetDecoder,
+    private func entityList(_ field: ByteSpan, _ base: UnsafePointer<UInt8>,
                             keys k1: StaticString, _ k2: StaticString) -> Range<Int> {
-        let first = decoder.externalSpanCount
+        let first = record.spanCount
         var found: [ByteSpan] = []
         // JSON spans are relative to the field: make them relative to `base`.
         func add(_ v: ByteSpan) { found.append(ByteSpan(start: v.start + field.start, end: v.end + field.start, escaped: v.escaped)) }
@@ -137,9 +145,9 @@ final class CSVDecoder {
         }
         for span in found {
             let name = withoutSign(span)
-            if !name.isEmpty { decoder.appendExternal(name) }
+            if !name.isEmpty { record.appendSpan(name) }
         }
-        return first..<decoder.externalSpanCount
+        return first..<record.spanCount
     }
 
     /// Words of a field that is not a JSON array: `#a #b`, `a, b`, `a;b`, `['a', 'b']`.

@@ -17,14 +17,14 @@
 /// - Complexity: O(n) time in the record's length; memory O(tweets + mentions)
 ///   of the record, reused from one record to the next.
 public final class TweetDecoder {
+    /// What the current record decoded to: the parse stage's output.
+    let record = DecodedRecord()
     /// Every tweet object found in the current record, top-level or nested.
     private(set) var objects: [TweetFields] = []
-    /// Mention strings of all objects; `TweetFields` hold ranges into it.
-    private(set) var spans: [ByteSpan] = []
+    /// Mention strings of all objects (the record's); `TweetFields` hold ranges into it.
+    var spans: [ByteSpan] { record.spans }
     /// Indices into `objects` of the tweets the record stands for, in order.
     private(set) var outputs: [Int] = []
-    /// `includes.users` of a v2 page: (id, username).
-    private var includedUsers: [(id: ByteSpan, name: ByteSpan)] = []
     /// Indices into `objects` of a v2 page's `includes.tweets`.
     private var includedTweets: [Int] = []
 
@@ -37,8 +37,8 @@ public final class TweetDecoder {
 
     public init() {}
 
-    /// Decodes `record`; afterwards `outputs`, `rejected` and `notices` say
-    /// what it held.
+    /// Decodes `record`; afterwards `record` holds its tweets, and
+    /// `rejected` and `notices` say what else it held.
     ///
     /// - Throws: `JSONError` when the record is not valid JSON; nothing of
     ///   it counts then.
@@ -58,14 +58,32 @@ public final class TweetDecoder {
         }
         s.skipWhitespace()
         guard s.pos == s.count else { throw JSONError(offset: s.pos, reason: .trailingBytes) }
+        for index in outputs { self.record.append(tweet(index)) }
+    }
+
+    /// Object `index` as the later stages read it: long forms chosen, the
+    /// retweeted tweet found.
+    @inline(__always)
+    private func tweet(_ index: Int) -> DecodedTweet {
+        let f = objects[index]
+        var t = DecodedTweet(id: f.id, hashtags: f.ownHashtags, users: f.ownUsers,
+                             author: DecodedTweet.AuthorRef(name: f.author, id: f.authorID),
+                             text: f.longText ?? f.fullText ?? f.text, createdAt: f.createdAt, lang: f.lang)
+        t.markedRetweet = f.retweet != nil || f.retweetRef != nil
+        if let rt = retweet(of: index) {
+            let r = objects[rt]
+            t.retweeted = DecodedTweet.Retweeted(hashtags: r.ownHashtags, users: r.ownUsers,
+                                                 author: DecodedTweet.AuthorRef(name: r.author, id: r.authorID),
+                                                 text: r.longText ?? r.fullText ?? r.text)
+        }
+        return t
     }
 
     /// Forgets the previous record; keeps the buffers' capacity.
     private func reset(base: UnsafePointer<UInt8>) {
         objects.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
+        record.reset(base: base)
         outputs.removeAll(keepingCapacity: true)
-        includedUsers.removeAll(keepingCapacity: true)
         includedTweets.removeAll(keepingCapacity: true)
         rejected.removeAll(keepingCapacity: true)
         notices = 0
@@ -163,6 +181,8 @@ public final class TweetDecoder {
             f.refType = try s.stringOrSkip()
         case .createdAt:
             f.createdAt = try s.stringOrSkip()
+        case .lang:
+            f.lang = try s.stringOrSkip()
         case .notice:
             f.notice = true
             try s.skipValue()
@@ -215,7 +235,7 @@ public final class TweetDecoder {
                         else if s.key(k, is: "username") { name = try s.stringOrSkip() }
                         else { try s.skipValue() }
                     }
-                    if let id, let name { self.includedUsers.append((id, name)) }
+                    if let id, let name { self.record.appendIncludedUser(id: id, name: name) }
                 }
             } else if s.key(key, is: "tweets"), try s.peek() == UInt8(ascii: "[") {
                 try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
@@ -275,13 +295,13 @@ public final class TweetDecoder {
     }
 
     private func entityList(_ s: inout JSONScanner, _ name1: StaticString, _ name2: StaticString) throws(JSONError) -> Range<Int> {
-        let start = spans.count
+        let start = record.spans.count
         guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return start..<start }
         try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
             guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
-            if let found = try s.stringMember(name1, or: name2), !found.isEmpty { self.spans.append(found) }
+            if let found = try s.stringMember(name1, or: name2), !found.isEmpty { self.record.spans.append(found) }
         }
-        return start..<spans.count
+        return start..<record.spans.count
     }
 
     /// `{"screen_name": …}` inside `user`, or `{"username": …}` inside `author`.
@@ -311,14 +331,7 @@ public final class TweetDecoder {
 
     /// The author's screen name of `index`, direct or through `includes.users`.
     func author(of index: Int) -> ByteSpan? {
-        let f = objects[index]
-        if let a = f.author { return a }
-        guard let id = f.authorID else { return nil }
-        let idBytes = UnsafeRawBufferPointer(start: base + id.start, count: id.end - id.start)
-        for u in includedUsers where u.id.end - u.id.start == idBytes.count {
-            if memcmp(base + u.id.start, idBytes.baseAddress!, idBytes.count) == 0 { return u.name }
-        }
-        return nil
+        record.name(DecodedTweet.AuthorRef(name: objects[index].author, id: objects[index].authorID))
     }
 
     /// The full text of `index`: the long form, else `full_text`, else `text`.
@@ -337,9 +350,9 @@ extension TweetDecoder {
     func beginExternalRecord(base: UnsafePointer<UInt8>) { reset(base: base) }
 
     /// Adds a mention string of the external record.
-    func appendExternal(_ span: ByteSpan) { spans.append(span) }
+    func appendExternal(_ span: ByteSpan) { record.spans.append(span) }
 
-    var externalSpanCount: Int { spans.count }
+    var externalSpanCount: Int { record.spans.count }
 
     /// Adds a tweet object of the external record; returns its index.
     func appendExternal(_ fields: TweetFields) -> Int {
@@ -348,7 +361,10 @@ extension TweetDecoder {
     }
 
     /// Makes object `index` one of the tweets the record stands for.
-    func output(_ index: Int) { outputs.append(index) }
+    func output(_ index: Int) {
+        outputs.append(index)
+        record.append(tweet(index))
+    }
 }
 
 /// What the decoder found of one tweet object: offsets, never copies.
@@ -374,6 +390,8 @@ struct TweetFields {
     var retweetRef: Int?
     /// `created_at`: v1.1 `Wed Apr 06 19:13:37 +0000 2011` or v2 `2021-04-01T15:52:31.000Z`.
     var createdAt: ByteSpan?
+    /// `lang`: `en`, `und`, …
+    var lang: ByteSpan?
     /// `type` of a `referenced_tweets` entry.
     var refType: ByteSpan?
     /// Whether it carries more than a reference (text, entities or author).

@@ -3,7 +3,7 @@
 /// each of the ~30 keys of a tweet object.
 enum TweetKey {
     case id, idStr, text, fullText, user, author, authorID, entities, extendedTweet, noteTweet
-    case retweetedStatus, referencedTweets, type, createdAt
+    case retweetedStatus, referencedTweets, type, createdAt, lang
     case data, includes, statuses, results, tweet, meta, errors
     case notice
     case other
@@ -24,6 +24,7 @@ enum TweetKey {
             case UInt8(ascii: "u"): return eq("user") ? .user : .other
             case UInt8(ascii: "d"): return eq("data") ? .data : .other
             case UInt8(ascii: "m"): return eq("meta") ? .meta : .other
+            case UInt8(ascii: "l"): return eq("lang") ? .lang : .other
             default: return .other
             }
         case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : .other

@@ -15,6 +15,11 @@ public struct CSVColumns: Sendable, Equatable {
     public var hashtags = ["entities.hashtags"]
     public var mentions = ["entities.mentions"]
     public var retweetedAuthor = ["retweeted_username"]
+    /// SPEC §12.1: a row is a retweet when either retweet column is non-empty;
+    /// its time and language.
+    public var retweetedID = ["referenced_tweets.retweeted.id", "retweeted_status.id_str", "retweeted_id"]
+    public var createdAt = ["created_at"]
+    public var lang = ["lang"]
 
     public init(id: String? = nil, text: String? = nil, author: String? = nil) {
         if let id { self.id = [id] }
@@ -34,6 +39,9 @@ public struct CSVHeader: Sendable, Equatable {
     public var hashtags: Int?
     public var mentions: Int?
     public var retweetedAuthor: Int?
+    public var retweetedID: Int? = nil
+    public var createdAt: Int? = nil
+    public var lang: Int? = nil
 
     /// Rows carry entities (twarc-csv's `entities.hashtags` / `entities.mentions`):
     /// then they are authoritative, as JSON entities are; a missing one of
@@ -59,7 +67,9 @@ public struct CSVHeader: Sendable, Equatable {
             guard let id = find(columns.id), let text = find(columns.text) else { continue }
             return CSVHeader(delimiter: delimiter, fieldCount: names.count, id: id, text: text,
                              author: find(columns.author), hashtags: find(columns.hashtags),
-                             mentions: find(columns.mentions), retweetedAuthor: find(columns.retweetedAuthor))
+                             mentions: find(columns.mentions), retweetedAuthor: find(columns.retweetedAuthor),
+                             retweetedID: find(columns.retweetedID), createdAt: find(columns.createdAt),
+                             lang: find(columns.lang))
         }
         return nil
     }
@@ -71,8 +81,7 @@ extension CSVHeader {
     /// of them is an id or none a text column. nil for anything else (JSON,
     /// a recognised header, a first line longer than the prefix).
     static func unrecognisedReason(_ prefix: [UInt8], columns: CSVColumns) -> String? {
-        var start = prefix.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < prefix.count && isSpace(prefix[start]) { start += 1 }
+        let start = StreamSniffer.contentStart(prefix)
         guard start < prefix.count, prefix[start] != UInt8(ascii: "{"), prefix[start] != UInt8(ascii: "["),
               let nl = prefix[start...].firstIndex(of: 0x0A) else { return nil }
         let end = nl > start && prefix[nl - 1] == 0x0D ? nl - 1 : nl

@@ -197,9 +197,10 @@ public struct InputPlan {
     /// not JSON lines (those are read whole).
     static func lineRanges(path: String, size: Int64, target: Int64) -> [Range<Int64>]? {
         guard let file = try? FileSource(path: path) else { return nil }
-        guard let head = try? file.peek(at: 0, count: 1 << 16), !Magic.detect(head).needsArchive else { return nil }
+        guard let head = try? file.peek(at: 0, count: 1 << 16),
+              StreamSniffer.kind(of: head, columns: CSVColumns()) == .text else { return nil }
         // Only JSON lines, which start with an object (a CSV export never may be cut).
-        guard head.first(where: { !isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) == UInt8(ascii: "{") else { return nil }
+        guard StreamSniffer.startsWithObject(head) else { return nil }
         var framer = RecordFramer()
         let decided: RecordFramer.Layout = head.withUnsafeBytes { raw in
             _ = framer.next(raw, isEnd: head.count < (1 << 16))

@@ -147,18 +147,9 @@ public final class InputReader {
             if case .range = unit.kind {
                 return frame(mapped, origin: origin, layout: .lines, handler: handler)
             }
-            let head = Array(mapped.bytes.prefix(4096))
-            if !Magic.detect(head).needsArchive {
-                if let kind = InputReader.nonTweetArchiveData(head) {
-                    handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
-                    return 0
-                }
-                if let why = CSVHeader.unrecognisedReason(head, columns: csvColumns) {
-                    handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))
-                    return 0
-                }
-                return frame(mapped, origin: origin, layout: .undecided, handler: handler)
-            }
+            let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns)
+            if kind == .text { return frame(mapped, origin: origin, layout: .undecided, handler: handler) }
+            if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
         }
         if case .range = unit.kind {
             // A range of a file already known to be JSON lines.
@@ -243,16 +234,9 @@ public final class InputReader {
             if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
-        let magic = Magic.detect(prefix)
-        guard magic.needsArchive else {
-            if let kind = InputReader.nonTweetArchiveData(prefix) {
-                handler.skipped(origin, reason: "account-archive data that holds no tweets (\(kind))")
-                return 0
-            }
-            if let why = CSVHeader.unrecognisedReason(prefix, columns: csvColumns) {
-                handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))
-                return 0
-            }
+        let kind = StreamSniffer.kind(of: prefix, columns: csvColumns)
+        guard case .archive(let magic) = kind else {
+            if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
         }
         guard depth < InputReader.maxDepth else {
@@ -396,16 +380,20 @@ public final class InputReader {
 
     /// The kind of an account-archive `window.YTD.<kind>.partN` file that is
     /// not tweets (likes, followers, …); nil for tweets and everything else.
-    static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? {
-        var i = 0
-        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-        while i < prefix.count, isSpace(prefix[i]) { i += 1 }
-        let marker = Array("window.YTD.".utf8)
-        guard prefix.count >= i + marker.count, Array(prefix[i..<i + marker.count]) == marker else { return nil }
-        let rest = prefix[(i + marker.count)...]
-        guard let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-        let kind = String(decoding: rest[..<dot], as: UTF8.self)
-        return kind == "tweets" || kind == "tweet" ? nil : kind
+    static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? { StreamSniffer.nonTweetArchiveData(prefix) }
+
+    /// Passes over a text stream the sniffer says holds no tweets, or names
+    /// it as bad; false for a stream to frame.
+    private func textOnlyProblem(_ kind: StreamSniffer.Kind, origin: Origin, handler: RecordHandler) -> Bool {
+        switch kind {
+        case .nonTweetArchiveData(let name):
+            handler.skipped(origin, reason: "account-archive data that holds no tweets (\(name))")
+            return true
+        case .unrecognisedCSV(let why):
+            handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))
+            return true
+        case .text, .archive: return false
+        }
     }
 }
 

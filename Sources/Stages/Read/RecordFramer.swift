@@ -137,9 +137,11 @@ public struct RecordFramer {
 
     // MARK: Layout
 
+    /// The sniffer's rule, on a stream that may arrive a byte at a time:
+    /// false until three bytes (or the end) say whether they are a BOM.
     private mutating func skipBOM(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Bool {
         let avail = b.count - retainFrom
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let bom = StreamSniffer.byteOrderMark
         for k in 0..<min(avail, 3) where b[retainFrom + k] != bom[k] {
             atStreamStart = false
             return true

@@ -1,10 +1,10 @@
-/// What one work unit yields, in input order: every tweet that matched a
-/// term with its mentions, and what was skipped. The seam between the
-/// parallel stages (read, parse, extract, match) and the ordered ones
-/// (dedup, aggregate): units are extracted on any core and merged in order.
+/// The matches of one piece of a scan, in input order: every tweet that
+/// matched a term with its mentions. What the report's consumer
+/// (`MatchCollector`) makes on a worker and the `Aggregator` or an
+/// `ExtractWriter` takes, in order, on the calling thread.
 ///
-/// - Complexity: memory O(matching tweets × their mentions) of the unit;
-///   keys are stored once per unit.
+/// - Complexity: memory O(matching tweets × their mentions) of the piece;
+///   keys are stored once per piece.
 public struct Extraction: Sendable {
     /// Matching tweets, in the order read.
     public internal(set) var tweetIDs: [UInt64] = []
@@ -14,20 +14,8 @@ public struct Extraction: Sendable {
     public internal(set) var mentionEnds: [Int32] = []
     /// Indices into `keys`.
     public internal(set) var mentions: [Int32] = []
-    /// Signed, normalised keys (`#swift`, `@nasa`) used by this unit.
+    /// Signed, normalised keys (`#swift`, `@nasa`) used by this piece.
     public internal(set) var keys: [String] = []
-
-    public internal(set) var stats = RunStats()
-    /// Bad input, in order (at most `problemLimit` kept; all are counted).
-    public internal(set) var problems: [InputProblem] = []
-    /// Bad input counted by file or member, in order: every problem, also those past the limit.
-    public internal(set) var problemCounts: [(origin: Origin, count: Int)] = []
-    /// Members and files passed over on purpose.
-    public internal(set) var skipped: [(origin: Origin, reason: String)] = []
-    /// Lines the unit spans (to number the lines of the next range of a file).
-    public internal(set) var lines = 0
-
-    static let problemLimit = 200
 
     public init() {}
 
@@ -36,40 +24,48 @@ public struct Extraction: Sendable {
         let start = i == 0 ? 0 : Int(mentionEnds[i - 1])
         return mentions[start..<Int(mentionEnds[i])]
     }
-
-    mutating func addProblem(_ p: InputProblem) {
-        stats.badRecords += 1
-        stats.badByKind[p.kind, default: 0] += 1
-        if let last = problemCounts.indices.last, problemCounts[last].origin == p.origin {
-            problemCounts[last].count += 1
-        } else {
-            problemCounts.append((p.origin, 1))
-        }
-        // Damage to a whole stream or container is always kept: it says why the records stop.
-        if problems.count < Extraction.problemLimit || p.kind == .corrupt || p.kind == .unreadable { problems.append(p) }
-    }
 }
 
-/// Counters of a run, summed over units.
-public struct RunStats: Sendable, Equatable {
-    public var inputs = 0
-    public var bytes: Int64 = 0
-    public var records = 0
-    public var tweets = 0
-    public var notices = 0
-    public var badRecords = 0
-    /// `badRecords` by kind.
-    public var badByKind: [InputProblem.Kind: Int] = [:]
-    public var skippedMembers = 0
+/// Where the ordered merge hands each piece's matches, in input order: the
+/// `Aggregator` for a report, an `ExtractWriter` for `smashtag extract`.
+public protocol ExtractionSink: AnyObject {
+    func add(_ e: Extraction)
+}
 
-    public init() {}
+extension Aggregator: ExtractionSink {}
 
-    /// Bad input that means something could not be read (an empty input does not).
-    public var failures: Int { badRecords - (badByKind[.empty] ?? 0) }
+/// The report's consumer on a worker: matches each tweet against the terms
+/// and keeps the matching ones, with their mentions, in an `Extraction`.
+/// Its screen lets the scanner drop most tweets before anything is interned.
+final class MatchCollector: TweetConsumer {
+    private let matcher: TermMatcher
+    let screen: MentionScreen?
+    private var result = Extraction()
+    private var keys = LocalKeys()
 
-    mutating func add(_ o: RunStats) {
-        inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
-        notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
-        badByKind.merge(o.badByKind, uniquingKeysWith: +)
+    init(terms: [Term], table: MentionTable) {
+        matcher = TermMatcher(terms: terms, table: table)
+        screen = MentionScreen(terms: terms)
+    }
+
+    @inline(__always)
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+        let mask = matcher.match(tweet, in: record, table: table, mentions: mentions)
+        guard mask != 0 else { return }
+        result.tweetIDs.append(tweet.id)
+        result.termMasks.append(mask)
+        for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
+        result.mentionEnds.append(Int32(result.mentions.count))
+    }
+
+    /// A piece leaves at a unit's or batch's end; matches are few.
+    var isFull: Bool { false }
+
+    func finish() -> Extraction {
+        defer {
+            result = Extraction()
+            keys.reset()
+        }
+        return result
     }
 }

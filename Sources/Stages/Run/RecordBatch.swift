@@ -134,6 +134,13 @@ final class WorkQueue: @unchecked Sendable {
         return batches.count - head > limit ? popLocked() : nil
     }
 
+    /// A queued batch, if any; never waits.
+    func take() -> RecordBatch? {
+        condition.lock()
+        defer { condition.unlock() }
+        return head < batches.count ? popLocked() : nil
+    }
+
     func readerDone() {
         condition.lock()
         activeReaders -= 1

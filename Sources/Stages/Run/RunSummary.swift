@@ -15,10 +15,12 @@ public struct RunSummary: Sendable {
     public var passedOver: Int
     public var elapsed: Double
 
-    /// - Parameter problemCounts: bad input by file or member, when the
-    ///   problems kept are only the first few; else counted from `problems`.
-    public init(stats: RunStats, reports: [TermReport], duplicates: Int, problems: [InputProblem],
-                problemCounts: [(origin: Origin, count: Int)]? = nil, badRecords: Int, elapsed: Double) {
+    /// Store runs add their own counters (new and known tweets) to the JSON.
+    public var extra: [(key: String, value: Int)] = []
+
+    /// The summary of a run whose input is accounted for by `ledger`.
+    public init(_ ledger: ProblemLedger, reports: [TermReport], duplicates: Int, elapsed: Double) {
+        let stats = ledger.stats
         inputs = stats.inputs
         bytes = stats.bytes
         records = stats.records
@@ -26,18 +28,17 @@ public struct RunSummary: Sendable {
         matched = reports.map { ($0.term.description, $0.tweets) }
         self.duplicates = duplicates
         notices = stats.notices
-        self.badRecords = badRecords
+        badRecords = ledger.badRecords
         passedOver = stats.skippedMembers
         self.elapsed = elapsed
-        var kinds: [String: Int] = [:], inputsOrder: [String] = [], byInput: [String: Int] = [:]
-        for p in problems where stats.badByKind[p.kind] == nil { kinds[p.kind.rawValue, default: 0] += 1 }
-        for (kind, n) in stats.badByKind { kinds[kind.rawValue, default: 0] += n }
-        for (origin, count) in problemCounts ?? problems.map({ ($0.origin, 1) }) {
+        let kinds = ledger.badByKind
+        var inputsOrder: [String] = [], byInput: [String: Int] = [:]
+        for (origin, count) in ledger.problemCounts {
             let name = origin.description
             if byInput[name] == nil { inputsOrder.append(name) }
             byInput[name, default: 0] += count
         }
-        badByKind = InputProblem.Kind.allCases.compactMap { k in kinds[k.rawValue].map { (k.rawValue, $0) } }
+        badByKind = InputProblem.Kind.allCases.compactMap { k in kinds[k].map { (k.rawValue, $0) } }
         badByInput = inputsOrder.map { ($0, byInput[$0]!) }
     }
 
@@ -90,7 +91,7 @@ public struct RunSummary: Sendable {
             ("passed_over", String(passedOver)),
             ("elapsed_seconds", elapsedText),
             ("megabytes_per_second", String(Double(Int(megabytesPerSecond * 10)) / 10)),
-        ]) + "\n"
+        ] + extra.map { ($0.key, String($0.value)) }) + "\n"
     }
 
     static func size(_ n: Int64) -> String {

@@ -50,8 +50,9 @@ final class IngestWriter {
         self.tracked = tracked
     }
 
-    /// Adds a chunk's tweets to the open batch; commits when it is full.
-    func add(_ chunk: IngestChunk) throws(StoreError) {
+    /// Adds a chunk's tweets to the open batch, with the bytes and bad
+    /// records of the piece they came from; commits when it is full.
+    func add(_ chunk: IngestChunk, bytes: Int64, skipped: Int) throws(StoreError) {
         try begin()
         let global = try mentionIDs(for: chunk.keys)
         for i in 0..<chunk.count {
@@ -63,8 +64,8 @@ final class IngestWriter {
             if keepText { texts.append(chunk.texts[i]) }
         }
         batchRead += chunk.count
-        batchBytes += chunk.stats.bytes
-        batchSkipped += chunk.stats.badRecords
+        batchBytes += bytes
+        batchSkipped += skipped
         if ids.count >= batchSize { try commit() }
     }
 

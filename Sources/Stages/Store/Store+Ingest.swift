@@ -11,26 +11,33 @@ public struct IngestOptions: Sendable {
     public var command = "ingest"
     /// Where mentions come from, one extractor per worker [default: the API's entities].
     public var extractor: @Sendable () -> MentionExtractor = { EntitiesExtractor() }
+    /// The columns that make a file a CSV export [default: as for a report].
+    public var csvColumns = CSVColumns()
+    /// Size of the record batches cut from compressed input.
+    public var batchBytes = RecordBatch.defaultTargetBytes
 
     public init(jobs: Int) { self.jobs = max(1, jobs) }
 }
 
 /// What an ingest did.
-public struct IngestOutcome: Sendable {
+public struct IngestOutcome {
     /// The run's number in the history.
     public var run: Int64
-    /// Counters of what was read (inputs, bytes, records, tweets, notices, bad records).
-    public var stats = RunStats()
+    /// What was read and skipped, with the plan's problems.
+    public var ledger: ProblemLedger
     /// What was committed: files, tweets new and already known.
     public var totals = RunTotals()
     /// Files skipped because they were ingested before, unchanged.
     public var unchanged = 0
-    /// Bad input in input order (the first few per chunk), lines made absolute.
-    public var problems: [InputProblem] = []
-    /// Members and files passed over on purpose.
-    public var skipped: [(origin: Origin, reason: String)] = []
     /// Whether the store kept the tweets' text.
     public var keptText = false
+
+    /// Counters of what was read (inputs, bytes, records, tweets, notices, bad records).
+    public var stats: RunStats { ledger.stats }
+    /// Bad input in input order, lines made absolute.
+    public var problems: [InputProblem] { ledger.problems }
+    /// Members and files passed over on purpose.
+    public var skipped: [(origin: Origin, reason: String)] { ledger.skipped }
 }
 
 extension Store {
@@ -47,11 +54,11 @@ extension Store {
     ///   committed before stays.
     /// - Complexity: one existence query per 500 tweets, one transaction per
     ///   `batchSize` tweets; memory O(batch) plus bounded read-ahead.
-    public func ingest(_ plan: InputPlan, inputs: [String], options: IngestOptions,
-                       control: RunControl) throws(StoreError) -> IngestOutcome {
+    public func ingest(_ plan: InputPlan, inputs: [String], options: IngestOptions, control: RunControl,
+                       ledger: ProblemLedger = ProblemLedger()) throws(StoreError) -> IngestOutcome {
         let keepText = try keepsText
         let run = try startRun(options.command, inputs: inputs)
-        var outcome = IngestOutcome(run: run)
+        var outcome = IngestOutcome(run: run, ledger: ledger)
         outcome.keptText = keepText
 
         // Whole files already ingested, unchanged, are not read again.
@@ -76,31 +83,24 @@ extension Store {
 
         let writer = IngestWriter(db: db, run: run, batchSize: options.batchSize, keepText: keepText,
                                   tracked: try trackedTerms())
-        var current = -1
-        var lineOffset = 0
-        let reader = ParallelIngest(jobs: options.jobs, maxRecord: options.maxRecord, keepText: keepText,
-                                    chunkSize: min(options.batchSize, 8192), extractor: options.extractor)
+        // The writer is the one stage that cannot be split: it keeps a core of its own.
+        var engine = ScanEngine(jobs: options.jobs, maxRecord: options.maxRecord, csvColumns: options.csvColumns,
+                                extractor: options.extractor)
+        engine.batchBytes = options.batchBytes
+        let chunkSize = min(options.batchSize, 8192)
+        engine.batchRecords = chunkSize
+        engine.capacity = 16
+        engine.workerNice = Store.workerNice
         do {
-            try reader.run(units, control: control) { (u, chunk, last) throws(StoreError) in
-                if u != current {
-                    // Byte ranges of one file number their lines from 1: make them absolute.
-                    if !units[u].continuesPrevious { lineOffset = 0 }
-                    current = u
-                }
-                outcome.stats.add(chunk.stats)
-                for var p in chunk.problems {
-                    if let l = p.line { p.line = l + lineOffset }
-                    outcome.problems.append(p)
-                }
-                outcome.skipped.append(contentsOf: chunk.skipped)
+            try engine.run(units, control: control, ledger: ledger,
+                           consumer: { StoreCollector(table: $0, keepText: keepText, chunkSize: chunkSize) }) { (piece) throws(StoreError) in
                 // Under --strict nothing from the bad record on is written.
                 if control.isStopped { return }
-                try writer.add(chunk)
-                guard last else { return }
-                lineOffset += chunk.lines
-                let file = fileOf[u]
-                if !chunk.cutShort && lastUnitOfFile[file] == u {
-                    writer.fileDone(states[file], path: units[u].displayPath)
+                try writer.add(piece.part, bytes: piece.tally.stats.bytes, skipped: piece.tally.stats.badRecords)
+                guard piece.last else { return }
+                let file = fileOf[piece.unit]
+                if !piece.cutShort && lastUnitOfFile[file] == piece.unit {
+                    writer.fileDone(states[file], path: units[piece.unit].displayPath)
                 }
             }
             if control.isStopped {
@@ -120,6 +120,9 @@ extension Store {
         try checkpoint()
         return outcome
     }
+
+    /// How much nicer the ingest's reading threads are than its writer.
+    static let workerNice: Int32 = 10
 
     /// Whether a file with this state was ingested whole before.
     func isIngested(_ state: FileState) throws(StoreError) -> Bool {

@@ -6,24 +6,30 @@
 ///
 /// Parsed by hand from the bytes: no locale, no formatter, no allocation.
 public enum CreatedAt {
-    /// Parses either form; nil for anything else.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+    /// Parses either form; nil for anything else. With `noOffsetIsUTC`
+    /// (SPEC §12.1) an ISO 8601 time without a zone is UTC; without it, a
+    /// time with no zone is refused (a date typed on the command line).
+    public static func parse(_ bytes: UnsafeRawBufferPointer, noOffsetIsUTC: Bool = false) -> Int64? {
         guard let first = bytes.first else { return nil }
-        return isDigit(first) ? iso(bytes) : classic(bytes)
+        return isDigit(first) ? iso(bytes, noOffsetIsUTC: noOffsetIsUTC) : classic(bytes)
     }
 
-    public static func parse(_ text: String) -> Int64? {
+    public static func parse(_ text: String, noOffsetIsUTC: Bool = false) -> Int64? {
         var t = text
-        return t.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+        return t.withUTF8 { parse(UnsafeRawBufferPointer($0), noOffsetIsUTC: noOffsetIsUTC) }
     }
+
+    /// The first snowflake id, of 2010-11-04 (SPEC §12.1).
+    public static let firstSnowflake: UInt64 = 29_700_859_247
 
     /// The time encoded in a snowflake id (every tweet since November 2010):
-    /// its top 42 bits are milliseconds since Twitter's epoch. Nil for ids
-    /// too small to be snowflakes (the older sequential ids, test fixtures).
+    /// its bits above the low 22 are milliseconds since Twitter's epoch
+    /// (1288834974657). Nil for ids below the first snowflake (the older
+    /// sequential ids, test fixtures).
     public static func fromSnowflake(_ id: UInt64) -> Int64? {
-        let ms = id >> 22
-        guard ms >= 86_400_000 else { return nil }
-        return (Int64(ms) + 1_288_834_974_657) / 1000
+        guard id >= firstSnowflake else { return nil }
+        let ms = Int64(id >> 22) + 1_288_834_974_657
+        return ms >= 0 ? ms / 1000 : (ms - 999) / 1000
     }
 
     /// `2021-04-01T15:52:31.000Z` as ISO 8601 (UTC, whole seconds), as the v2 API writes it.
@@ -50,17 +56,17 @@ public enum CreatedAt {
     }
 
     /// `2021-04-01T15:52:31.000Z`, `2021-04-01T15:52:31Z`, `2021-04-01T15:52:31+02:00`
-    private static func iso(_ b: UnsafeRawBufferPointer) -> Int64? {
-        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+    private static func iso(_ b: UnsafeRawBufferPointer, noOffsetIsUTC: Bool) -> Int64? {
+        guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
               let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
               let h = number(b, 11, 2), let mi = number(b, 14, 2), let s = number(b, 17, 2)
         else { return nil }
         var i = 19
-        if b[i] == 0x2E {  // a fraction of a second: dropped
+        if i < b.count, b[i] == 0x2E {  // a fraction of a second: dropped
             i += 1
             while i < b.count, isDigit(b[i]) { i += 1 }
         }
-        guard i < b.count else { return nil }
+        if i == b.count { return noOffsetIsUTC ? epoch(year, month, day, h, mi, s, 0) : nil }
         let zone: Int64
         if b[i] == 0x5A {
             guard i + 1 == b.count else { return nil }

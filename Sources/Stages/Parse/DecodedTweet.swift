@@ -1,0 +1,174 @@
+import Foundation
+
+/// One tweet as parsing hands it on: what every later stage (screen,
+/// extract, match, the consumers) reads, whichever decoder filled it — the
+/// JSON decoder for every API shape, the CSV decoder for an export's row.
+///
+/// Strings stay where the record holds them (`ByteSpan`s into the record's
+/// bytes, or into the CSV decoder's buffer) until a stage asks for them
+/// through the `DecodedRecord`: a report that screens a tweet out never
+/// builds a string of it. What SPEC §12.1 asks of a tweet is here: id,
+/// author, full text, retweet (with the retweeted author), the mentions as
+/// written, creation time and language.
+public struct DecodedTweet {
+    var id: UInt64
+    /// The tweet's own hashtags and user mentions as written (without the
+    /// sign, escapes undone on demand): ranges into `DecodedRecord.spans`;
+    /// the long form's when the tweet has one (SPEC §4).
+    var hashtags: Range<Int> = 0..<0
+    var users: Range<Int> = 0..<0
+    /// The author's screen name as written, or (v2) the id to find it by in the page's `includes.users`.
+    var author = AuthorRef()
+    /// The full text: the long form, else `full_text`, else `text`.
+    var text: ByteSpan?
+    /// `created_at` as written (v1.1, archive, v2 or a CSV column).
+    var createdAt: ByteSpan?
+    /// `lang`, as written.
+    var lang: ByteSpan?
+    /// The retweeted tweet, when the record holds it (inline, in `includes`, or a CSV column).
+    var retweeted: Retweeted?
+    /// Whether the record marks the tweet a retweet (`retweeted_status`, a
+    /// `retweeted` reference, a CSV retweet column); nil when the record
+    /// cannot say (a CSV without retweet columns).
+    var markedRetweet: Bool? = false
+
+    /// What a retweet carries of the tweet it retweets (SPEC §4).
+    struct Retweeted {
+        var hashtags: Range<Int> = 0..<0
+        var users: Range<Int> = 0..<0
+        var author = AuthorRef()
+        var text: ByteSpan?
+    }
+
+    /// A screen name, directly or through a v2 page's `includes.users`.
+    struct AuthorRef {
+        var name: ByteSpan?
+        var id: ByteSpan?
+    }
+}
+
+/// The tweets one record (a JSON line or document, a CSV row) decoded to,
+/// with the bytes their spans point into: the parse stage's output.
+///
+/// - Complexity: memory O(tweets + mentions) of the record, reused from one
+///   record to the next; the bytes are the caller's (valid until the next record).
+public final class DecodedRecord {
+    /// The tweets the record stands for, in order.
+    private(set) var tweets: [DecodedTweet] = []
+    /// Mention strings of all tweets; `DecodedTweet` holds ranges into it.
+    var spans: [ByteSpan] = []
+    /// A v2 page's `includes.users`: (id, username).
+    private(set) var includedUsers: [(id: ByteSpan, name: ByteSpan)] = []
+    private(set) var base: UnsafePointer<UInt8> = UnsafePointer(bitPattern: 1)!
+
+    // MARK: Filling (the decoders)
+
+    /// Forgets the previous record; keeps the buffers' capacity.
+    func reset(base: UnsafePointer<UInt8>) {
+        tweets.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        includedUsers.removeAll(keepingCapacity: true)
+        self.base = base
+    }
+
+    func appendSpan(_ span: ByteSpan) { spans.append(span) }
+    var spanCount: Int { spans.count }
+    func appendIncludedUser(id: ByteSpan, name: ByteSpan) { includedUsers.append((id, name)) }
+    func append(_ tweet: DecodedTweet) { tweets.append(tweet) }
+
+    // MARK: Reading (every stage after parsing)
+
+    /// The bytes of a span of the record.
+    @inline(__always)
+    func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
+    }
+
+    /// A string span of the record, decoded.
+    func string(_ span: ByteSpan) -> String { JSONText.decode(span, in: base) }
+
+    /// The screen name of `author`, direct or through `includes.users`.
+    func name(_ author: DecodedTweet.AuthorRef) -> ByteSpan? {
+        if let a = author.name { return a }
+        guard let id = author.id else { return nil }
+        let n = id.end - id.start
+        for u in includedUsers where u.id.end - u.id.start == n {
+            if memcmp(base + u.id.start, base + id.start, n) == 0 { return u.name }
+        }
+        return nil
+    }
+
+    /// The tweet's author's screen name.
+    @inline(__always)
+    func author(of tweet: DecodedTweet) -> ByteSpan? { name(tweet.author) }
+
+    /// The retweeted tweet's author's screen name.
+    func retweetedAuthor(of tweet: DecodedTweet) -> ByteSpan? { tweet.retweeted.flatMap { name($0.author) } }
+
+    /// The text a word term or text extraction reads: the retweeted tweet's
+    /// full text for a retweet whose record holds it, else the tweet's own.
+    func fullText(of tweet: DecodedTweet) -> ByteSpan? { tweet.retweeted?.text ?? tweet.text }
+
+    /// A mention or name as the tweet writes it (SPEC §12.1): escapes undone,
+    /// NFC, case kept, without its sign.
+    func spelling(_ span: ByteSpan) -> String {
+        string(span).precomposedStringWithCanonicalMapping
+    }
+
+    /// Spellings of the tweet's own hashtags and user mentions (the retweeted
+    /// tweet's follow for a retweet), each with its sign, in the order written.
+    func spellings(of tweet: DecodedTweet) -> [String] {
+        var out: [String] = []
+        func add(_ hashtags: Range<Int>, _ users: Range<Int>) {
+            for i in hashtags { out.append("#" + spelling(spans[i])) }
+            for i in users { out.append("@" + spelling(spans[i])) }
+        }
+        add(tweet.hashtags, tweet.users)
+        if let rt = tweet.retweeted {
+            add(rt.hashtags, rt.users)
+            if let a = name(rt.author) { out.append("@" + spelling(a)) }
+        }
+        return out
+    }
+
+    /// Seconds since 1970 UTC the tweet was created (SPEC §12.1): its
+    /// `created_at` (v1.1 or ISO 8601, no offset meaning UTC), else the time
+    /// in its snowflake id, else nil.
+    func createdAt(of tweet: DecodedTweet) -> Int64? {
+        if let span = tweet.createdAt {
+            let t = span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
+                : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
+            if let t { return t }
+        }
+        return CreatedAt.fromSnowflake(tweet.id)
+    }
+
+    /// The tweet's `lang`, or nil.
+    func language(of tweet: DecodedTweet) -> String? {
+        guard let span = tweet.lang, !span.isEmpty else { return nil }
+        return string(span)
+    }
+
+    /// Whether the tweet is a retweet (SPEC §12.1): as its record marks it;
+    /// when the record cannot say, or in text mode, also a text that begins
+    /// with `RT @name:`.
+    func isRetweet(_ tweet: DecodedTweet, textMode: Bool) -> Bool {
+        if tweet.markedRetweet == true { return true }
+        guard textMode || tweet.markedRetweet == nil, let text = tweet.text else { return false }
+        return DecodedRecord.startsWithRetweetMark(bytes(text))
+    }
+
+    /// `RT @name:` at the start of a text, `name` 1–20 of `[A-Za-z0-9_]`.
+    static func startsWithRetweetMark(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count >= 6, b[0] == UInt8(ascii: "R"), b[1] == UInt8(ascii: "T"), b[2] == 0x20, b[3] == UInt8(ascii: "@")
+        else { return false }
+        var i = 4
+        while i < b.count, i - 4 < 21 {
+            let c = b[i]
+            let word = (c &- 0x30) < 10 || ((c | 0x20) &- 0x61) < 26 || c == UInt8(ascii: "_")
+            if !word { break }
+            i += 1
+        }
+        return i > 4 && i - 4 <= 20 && i < b.count && b[i] == UInt8(ascii: ":")
+    }
+}

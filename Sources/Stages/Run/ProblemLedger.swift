@@ -1,0 +1,74 @@
+/// The one account of a run's input: what was read (inputs, bytes, records,
+/// tweets, notices), every bad input with its provenance (path, archive
+/// member, line) and its count by file or member, the members passed over,
+/// and what it all means for the exit status (SPEC §8, §9).
+///
+/// Filled in input order on the consumer's thread: first the plan's path
+/// problems, then each piece's `ScanTally` as the ordered merge hands it on,
+/// with the line numbers of a file's later byte ranges made absolute.
+/// Commands only print it (`Console`, `RunSummary`).
+///
+/// - Complexity: memory O(problems kept): at most `ScanTally.problemLimit`
+///   a piece, plus every problem that stops a whole stream.
+public final class ProblemLedger {
+    /// Counters of what was read, summed over pieces (the plan's problems are not in them).
+    public private(set) var stats = RunStats()
+    /// Bad input in input order: the plan's, then the first few of each piece.
+    public private(set) var problems: [InputProblem] = []
+    /// Bad input counted by file or member, in input order: all of it, not only the problems kept.
+    public private(set) var problemCounts: [(origin: Origin, count: Int)] = []
+    /// Members and files passed over on purpose.
+    public private(set) var skipped: [(origin: Origin, reason: String)] = []
+    /// Paths the plan could not take (missing, unreadable, loops).
+    public let planProblems: Int
+
+    private var lineOffset = 0
+    private var unit = -1
+
+    public init(plan: InputPlan? = nil) {
+        let early = plan?.problems ?? []
+        planProblems = early.count
+        problems = early
+        problemCounts = early.map { ($0.origin, 1) }
+    }
+
+    /// Every bad record or input, the plan's included.
+    public var badRecords: Int { stats.badRecords + planProblems }
+
+    /// Bad input that means something could not be read (an empty input does not).
+    public var failures: Int { stats.failures + planProblems }
+
+    /// Bad records by kind, the plan's problems included.
+    public var badByKind: [InputProblem.Kind: Int] {
+        var kinds = stats.badByKind
+        for p in problems.prefix(planProblems) { kinds[p.kind, default: 0] += 1 }
+        return kinds
+    }
+
+    /// Nothing at all could be read: no record, and some input failed (exit 1).
+    /// An empty file alone is an empty report, not a failure.
+    public var nothingRead: Bool { stats.records == 0 && failures > 0 }
+
+    /// Takes piece `tally` of work unit `index` (`unit`); returns it with
+    /// its problems' line numbers made absolute.
+    func add(_ tally: ScanTally, unit index: Int, of unit: WorkUnit, last: Bool) -> ScanTally {
+        // Ranges of one file number their lines from 1; make them absolute.
+        if index != self.unit {
+            if !unit.continuesPrevious { lineOffset = 0 }
+            self.unit = index
+        }
+        var t = tally
+        if case .range = unit.kind, lineOffset > 0 {
+            for k in t.problems.indices { if let l = t.problems[k].line { t.problems[k].line = l + lineOffset } }
+        }
+        stats.add(t.stats)
+        problems.append(contentsOf: t.problems)
+        for c in t.problemCounts {
+            if let l = problemCounts.indices.last, problemCounts[l].origin == c.origin { problemCounts[l].count += c.count }
+            else { problemCounts.append(c) }
+        }
+        skipped.append(contentsOf: t.skipped)
+        if last, case .range = unit.kind { lineOffset += t.lines }
+        return t
+    }
+}

@@ -1,0 +1,63 @@
+/// What one piece of a scan (a work unit, a record batch, or a stretch of a
+/// unit) counted and met besides its tweets: records, notices, bad input
+/// with its provenance, members passed over. Filled by one worker's
+/// `TweetScanner`; summed in input order by the `ProblemLedger`.
+///
+/// - Complexity: memory O(problems kept); at most `problemLimit` problems
+///   a piece are kept, except damage to a whole stream, which always is.
+public struct ScanTally: Sendable {
+    public internal(set) var stats = RunStats()
+    /// Bad input, in order (at most `problemLimit` kept; all are counted).
+    public internal(set) var problems: [InputProblem] = []
+    /// Bad input counted by file or member, in order: every problem, also those past the limit.
+    public internal(set) var problemCounts: [(origin: Origin, count: Int)] = []
+    /// Members and files passed over on purpose.
+    public internal(set) var skipped: [(origin: Origin, reason: String)] = []
+    /// Lines the unit spans (to number the lines of the next range of a file); set on a unit's last piece.
+    public internal(set) var lines = 0
+
+    static let problemLimit = 200
+
+    public init() {}
+
+    mutating func addProblem(_ p: InputProblem) {
+        stats.badRecords += 1
+        stats.badByKind[p.kind, default: 0] += 1
+        if let last = problemCounts.indices.last, problemCounts[last].origin == p.origin {
+            problemCounts[last].count += 1
+        } else {
+            problemCounts.append((p.origin, 1))
+        }
+        // Damage to a whole stream or container is always kept: it says why the records stop.
+        if problems.count < ScanTally.problemLimit || p.kind == .corrupt || p.kind == .unreadable { problems.append(p) }
+    }
+
+    mutating func addSkipped(_ origin: Origin, reason: String) {
+        stats.skippedMembers += 1
+        skipped.append((origin, reason))
+    }
+}
+
+/// Counters of a run, summed over units.
+public struct RunStats: Sendable, Equatable {
+    public var inputs = 0
+    public var bytes: Int64 = 0
+    public var records = 0
+    public var tweets = 0
+    public var notices = 0
+    public var badRecords = 0
+    /// `badRecords` by kind.
+    public var badByKind: [InputProblem.Kind: Int] = [:]
+    public var skippedMembers = 0
+
+    public init() {}
+
+    /// Bad input that means something could not be read (an empty input does not).
+    public var failures: Int { badRecords - (badByKind[.empty] ?? 0) }
+
+    mutating func add(_ o: RunStats) {
+        inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
+        notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
+        badByKind.merge(o.badByKind, uniquingKeysWith: +)
+    }
+}

@@ -1,0 +1,45 @@
+/// What a worker's `TweetScanner` hands each decoded tweet to: the report's
+/// matcher (`MatchCollector`), the store's collector (`StoreCollector`).
+/// One consumer per worker; it builds a `Part` of its own (matches, tweets
+/// to store) that the ordered merge gives, in input order, to the one
+/// consumer on the calling thread (the aggregator, extract's writer, the
+/// store's writer).
+///
+///     TweetScanner: decode ▶ screen ▶ extract ─▶ TweetConsumer.take ─▶ Part per piece
+///
+/// Modelled on a search's sink: the scan drives, the consumer only takes.
+protocol TweetConsumer: AnyObject {
+    associatedtype Part: Sendable
+
+    /// Rules tweets out from their raw mention bytes before extraction
+    /// (report terms allow it); nil to be given every tweet.
+    var screen: MentionScreen? { get }
+
+    /// Takes `tweet` of the decoded `record`, with its mentions interned in `table`.
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet)
+
+    /// Whether the piece is big enough to leave before its unit ends (so a
+    /// 10 GB unit streams through the consumer instead of piling up).
+    var isFull: Bool { get }
+
+    /// The part built since the last call; starts a fresh one.
+    func finish() -> Part
+}
+
+/// A piece's own numbering of the worker's mention keys: a piece carries
+/// each key it uses once, and its tweets refer to them by index.
+struct LocalKeys {
+    private var local: [Int32: Int32] = [:]
+
+    /// The piece's index of key `id` of `table`, adding the key to `keys` when new.
+    @inline(__always)
+    mutating func local(_ id: Int32, table: MentionTable, into keys: inout [String]) -> Int32 {
+        if let l = local[id] { return l }
+        let l = Int32(keys.count)
+        keys.append(table.keys[Int(id)])
+        local[id] = l
+        return l
+    }
+
+    mutating func reset() { local.removeAll(keepingCapacity: true) }
+}

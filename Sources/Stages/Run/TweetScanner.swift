@@ -1,0 +1,153 @@
+/// The per-worker stages, record by record: decode (JSON or CSV), screen,
+/// extract; each tweet then goes to the worker's `TweetConsumer`. What a
+/// piece met besides tweets (records, notices, bad input with its
+/// provenance) goes into its `ScanTally`.
+///
+/// A worker keeps one scanner for all the units and batches it takes, so its
+/// decoder buffers and mention table are reused; `begin`/`finish` bracket a
+/// piece. The same scanner serves a report, `extract` and `ingest`: only the
+/// consumer differs.
+final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
+    private let decoder = TweetDecoder()
+    private let csv = CSVDecoder()
+    let table: MentionTable
+    let consumer: Consumer
+    /// Rules out most tweets before extraction, when the consumer's terms
+    /// allow it and mentions come from entities.
+    private let screen: MentionScreen?
+    private let extractor: MentionExtractor
+    /// For CSV rows without entity columns, whatever `extractor` is.
+    private let textExtractor: MentionExtractor
+    private let control: RunControl
+    private var mentions = MentionSet()
+    private(set) var tally = ScanTally()
+    private var pendingTweets = 0
+
+    /// - Parameter consumer: made for the scanner's own mention table.
+    init(extractor: MentionExtractor, textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
+         consumer makeConsumer: (MentionTable) -> Consumer) {
+        let table = MentionTable()
+        self.table = table
+        consumer = makeConsumer(table)
+        screen = extractor is EntitiesExtractor ? consumer.screen : nil
+        self.extractor = extractor
+        self.textExtractor = textExtractor
+        self.control = control
+    }
+
+    /// Starts a piece.
+    func begin() { tally = ScanTally() }
+
+    /// Ends a piece: its tally (with the unit's line count on a unit's last
+    /// piece) and the consumer's part.
+    func finish(lines: Int) -> (tally: ScanTally, part: Consumer.Part) {
+        control.addTweets(pendingTweets)
+        pendingTweets = 0
+        tally.lines = lines
+        let t = tally
+        tally = ScanTally()
+        return (t, consumer.finish())
+    }
+
+    var shouldStop: Bool { control.isStopped }
+
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        tally.stats.records += 1
+        do {
+            try decoder.decode(bytes)
+        } catch {
+            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: error.message))
+            return
+        }
+        for rejected in decoder.rejected {
+            problem(InputProblem(rejected == .badID ? .badID : .notATweet, origin: origin, line: line, reason: rejected.message))
+        }
+        tally.stats.notices += decoder.notices
+        pendingTweets += decoder.record.tweets.count
+        if pendingTweets >= 512 { control.addTweets(pendingTweets); pendingTweets = 0 }
+        let invalidBefore = table.invalidUTF8Lookups
+        defer {
+            if table.invalidUTF8Lookups != invalidBefore {
+                problem(InputProblem(.invalidUTF8, origin: origin, line: line,
+                                     reason: "invalid UTF-8 in a mention or author name, replaced with U+FFFD (the tweet is kept)"))
+            }
+        }
+        let record = decoder.record
+        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen) }
+    }
+
+    // MARK: CSV
+
+    func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
+        csv.header = header
+    }
+
+    /// A CSV row: decoded into the same fields a JSON tweet has, then the
+    /// same extract and consumer. Rows with entity columns take `extractor`
+    /// (entities, or text under `--mentions-from text`); rows without, text.
+    func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
+        tally.stats.records += 1
+        do {
+            try csv.decode(bytes)
+        } catch {
+            problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
+            return
+        }
+        let record = csv.record
+        pendingTweets += record.tweets.count
+        let entities = csv.header?.hasEntities == true
+        let chosen = entities ? extractor : textExtractor
+        for tweet in record.tweets { take(tweet, of: record, using: chosen, screen: entities ? screen : nil) }
+    }
+
+    /// Screens and extracts `tweet` of `record`, then hands it on.
+    @inline(__always)
+    private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?) {
+        tally.stats.tweets += 1
+        if let screen, !EntitiesExtractor.mayMatch(tweet, in: record, screen: screen) { return }
+        mentions.removeAll()
+        extractor.extract(tweet, in: record, table: table, into: &mentions)
+        consumer.take(tweet, in: record, table: table, mentions: mentions)
+    }
+
+    /// Whether the consumer wants its piece to leave now.
+    var isFull: Bool { consumer.isFull }
+
+    func problem(_ p: InputProblem) {
+        tally.addProblem(p)
+        control.problemSeen(p)
+    }
+
+    /// A problem already reported to the run (met while reading a batch).
+    func absorb(_ p: InputProblem) { tally.addProblem(p) }
+
+    func skipped(_ origin: Origin, reason: String) { tally.addSkipped(origin, reason: reason) }
+}
+
+/// The report's scanner for one record at a time, outside a run (the
+/// fuzzer drives it): a `TweetScanner` whose consumer matches `terms`.
+public final class UnitScanner: RecordHandler {
+    private let scanner: TweetScanner<MatchCollector>
+
+    public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
+                textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
+        scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control) {
+            MatchCollector(terms: terms, table: $0)
+        }
+    }
+
+    public func begin() { scanner.begin() }
+    /// The piece's matches; its tally is `lastTally`.
+    public func finish(lines: Int) -> Extraction {
+        let (tally, part) = scanner.finish(lines: lines)
+        lastTally = tally
+        return part
+    }
+    public private(set) var lastTally = ScanTally()
+    public var shouldStop: Bool { scanner.shouldStop }
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.record(bytes, line: line, origin: origin) }
+    public func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) { scanner.beginCSV(header, line: line, origin: origin) }
+    public func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.csvRow(bytes, line: line, origin: origin) }
+    public func problem(_ p: InputProblem) { scanner.problem(p) }
+    public func skipped(_ origin: Origin, reason: String) { scanner.skipped(origin, reason: reason) }
+}
