@@ -30,16 +30,17 @@ DESTDIR ?=
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's and SQLite's headers,
-# pkg-config; and zstd, zip, lz4 and 7z (p7zip-full), which the tests use to
+# Install what a clean Debian machine lacks: libarchive's, SQLite's and zlib's
+# headers, pkg-config; and zstd, zip, lz4 and 7z (p7zip-full), which the tests use to
 # make fixtures (gzip, bzip2, xz and tar are on every Debian).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
+	    || ! pkg-config --exists zlib \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null \
 	    || ! command -v 7z >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip, lz4 and p7zip-full with apt-get"; \
+	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, pkg-config, zstd, zip, lz4 and p7zip-full with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 p7zip-full >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev pkg-config zstd zip lz4 p7zip-full >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no

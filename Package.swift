@@ -22,10 +22,17 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // zlib, for gzip streams whose checksums must be checked; `make deps` installs it.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive", "CSQLite"],
+            dependencies: ["CArchive", "CSQLite", "CZlib"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.

@@ -56,4 +56,78 @@ final class HostileInputTests: XCTestCase {
         // Every one of them is a row: 300,000 hashtags, no more (#T1 is #t1).
         XCTAssertEqual(rows.count, n)
     }
+
+    /// Runs smashtag on `data` written to a file named `name`; (status, stdout, stderr).
+    private func report(_ data: Data, name: String, _ args: [String] = []) throws -> Smashtag.Result {
+        let file = try temporaryFolder().appendingPathComponent(name)
+        try data.write(to: file)
+        return try Smashtag.run(["report", "*", file.path, "--min-count", "1", "--format", "csv", "-q"] + args)
+    }
+
+    private func python(_ script: String, _ input: Data) throws -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script]
+        let out = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardInput = inp
+        try p.run()
+        inp.fileHandleForWriting.write(input)
+        try inp.fileHandleForWriting.close()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        return data
+    }
+
+    /// gzip's CRC-32 is checked: a bit flipped inside a stored block (which
+    /// no decompressor notices before the trailer) is named as damage, and
+    /// stops a --strict run; bytes after the last member are named, not
+    /// dropped; NUL padding between members is passed over.
+    func testGzipDamageAndTrailingBytesAreNamed() throws {
+        let good = try Data(contentsOf: URL(fileURLWithPath: ShapesTests.dozen.appendingPathComponent("dozen.jsonl").path))
+        let expected = try Smashtag.report(["*", ShapesTests.dozen.appendingPathComponent("dozen.jsonl").path,
+                                           "--min-count", "1", "--format", "csv", "-q"]).stdout
+        // Level 0: stored blocks, so a flipped bit changes one letter and nothing else.
+        let stored = try python("import gzip,sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read(), compresslevel=0))", good)
+        XCTAssertEqual(try report(stored, name: "stored.jsonl.gz").stdout, expected)
+        var flipped = stored
+        let at = flipped.range(of: Data("stanford".utf8))!.lowerBound + 2
+        flipped[at] ^= 0x04
+        let damaged = try report(flipped, name: "flipped.jsonl.gz")
+        XCTAssertTrue(damaged.stderr.contains("flipped.jsonl.gz") && damaged.stderr.contains("fails its CRC-32 check"), damaged.stderr)
+        XCTAssertEqual(try report(flipped, name: "flipped.jsonl.gz", ["--strict"]).status, 1)
+
+        let gz = try python("import gzip,sys; sys.stdout.buffer.write(gzip.compress(sys.stdin.buffer.read()))", good)
+        for (tail, name) in [(Data("garbage!".utf8), "garbage"), (Data(##"{"id_str":"9","text":"#late"}"##.utf8 + [0x0A]), "json")] {
+            let r = try report(gz + tail, name: "\(name).jsonl.gz")
+            XCTAssertEqual(r.stdout, expected, name)
+            XCTAssertTrue(r.stderr.contains("\(tail.count) bytes after the gzip data (from byte \(gz.count) on) are not gzip: not read"),
+                          "\(name): \(r.stderr)")
+        }
+        // NUL padding (as tape and block writers leave), then another member: both members read.
+        let padded = try report(gz + Data(count: 4096) + gz, name: "padded.jsonl.gz", ["--format", "json"])
+        XCTAssertEqual(padded.stderr, "")
+        let twice = try report(gz + gz, name: "twice.jsonl.gz", ["--format", "json"])
+        XCTAssertEqual(padded.stdout, twice.stdout)
+        XCTAssertEqual(try report(gz + Data(count: 100), name: "tail-nul.jsonl.gz").stderr, "", "NUL padding at the end is quiet")
+    }
+
+    /// A zstd file made by pzstd (a skippable frame before each frame) is zstd.
+    func testZstdWithASkippableFrameFirstIsRead() throws {
+        let dozen = ShapesTests.dozen.appendingPathComponent("dozen.jsonl").path
+        let dir = try temporaryFolder()
+        let out = dir.appendingPathComponent("p.jsonl.zst").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["pzstd", "-q", "-p", "2", dozen, "-o", out]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        XCTAssertEqual(Array(bytes.prefix(4)), [0x50, 0x2A, 0x4D, 0x18], "pzstd writes a skippable frame first")
+        let r = try Smashtag.run(["report", "*", out, "--min-count", "1", "--format", "csv", "-q"])
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, try Smashtag.report(["*", dozen, "--min-count", "1", "--format", "csv", "-q"]).stdout)
+    }
 }

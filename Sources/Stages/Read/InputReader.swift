@@ -244,6 +244,15 @@ public final class InputReader {
                                          reason: "archives nested more than \(InputReader.maxDepth) deep; not opened"))
             return 0
         }
+        if magic == .compressed("gzip") {
+            // zlib checks what libarchive's gzip filter does not: each member's CRC-32 and length.
+            let gzip = GzipSource(stream)
+            let lines = read(gzip, origin: origin, depth: depth + 1, handler: handler)
+            if let trailing = gzip.trailing {
+                handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: trailing))
+            }
+            return lines
+        }
         let archive: ArchiveReader
         do {
             archive = try ArchiveReader(source: stream)

@@ -18,6 +18,8 @@ public enum Magic: Equatable, Sendable {
         if starts([0x42, 0x5A, 0x68]) && b.count > 3 && (0x31...0x39).contains(b[3]) { return .compressed("bzip2") }
         if starts([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .compressed("xz") }
         if starts([0x28, 0xB5, 0x2F, 0xFD]) { return .compressed("zstd") }
+        // A zstd skippable frame (0x184D2A50-5F) first, as pzstd writes one before each frame.
+        if b.count >= 8, b[0] & 0xF0 == 0x50, b[1] == 0x2A, b[2] == 0x4D, b[3] == 0x18 { return .compressed("zstd") }
         if starts([0x04, 0x22, 0x4D, 0x18]) || starts([0x02, 0x21, 0x4C, 0x18]) { return .compressed("lz4") }
         if starts([0x1F, 0x9D]) { return .compressed("compress") }
         if starts([0x5D, 0x00, 0x00]) && b.count >= 13 { return .compressed("lzma") }
