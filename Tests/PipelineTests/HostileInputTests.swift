@@ -130,4 +130,77 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(r.stdout, try Smashtag.report(["*", dozen, "--min-count", "1", "--format", "csv", "-q"]).stdout)
     }
+
+    /// A file truncated while it is read (logrotate's copytruncate) does
+    /// not kill the run with SIGBUS: report and ingest exit 0, name the file
+    /// as changed, and count what they read, at least every tweet before the
+    /// new end and never one past what the file held.
+    func testAFileThatShrinksWhileReadIsNamedNotACrash() throws {
+        let dir = try temporaryFolder()
+        let file = dir.appendingPathComponent("growing.jsonl")
+        let lineCount = 1_500_000
+        let keptBytes = 1 << 20
+        // Lines of one length, so the lines within the first MiB are known.
+        func line(_ i: Int) -> String {
+            let id = String(1_000_000_000 + i)
+            return ##"{"id_str":""## + id + ##"","text":"#keep","user":{"screen_name":"u"},"entities":{"hashtags":[{"text":"keep"}],"user_mentions":[]}}"## + "\n"
+        }
+        let length = line(0).utf8.count
+        let handle = try FileHandle(forWritingTo: { FileManager.default.createFile(atPath: file.path, contents: nil); return file }())
+        var chunk = ""
+        for i in 0..<lineCount {
+            chunk += line(i)
+            if i % 20_000 == 19_999 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let keptLines = keptBytes / length
+        let store = dir.appendingPathComponent("s.db").path
+        for command in [["report", "#keep", file.path, "--format", "json", "-q", "--jobs", "1"],
+                        ["ingest", file.path, "--store", store, "-q", "--jobs", "1"]] {
+            let p = Process()
+            p.executableURL = Smashtag.binary
+            p.arguments = command
+            p.environment = ProcessInfo.processInfo.environment.merging(["SMASHTAG_SPLIT_BYTES": String(64 << 20)]) { $1 }
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            usleep(400_000)
+            XCTAssertTrue(p.isRunning, "\(command[0]) is still reading when the file is cut")
+            XCTAssertEqual(truncate(file.path, off_t(keptLines * length)), 0)
+            let errBox = DataBox()
+            let group = DispatchGroup()
+            DispatchQueue.global().async(group: group) { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            group.wait()
+            p.waitUntilExit()
+            let stderr = String(decoding: errBox.data, as: UTF8.self)
+            XCTAssertEqual(p.terminationReason, .exit, "\(command[0]) died of a signal: \(stderr)")
+            XCTAssertEqual(p.terminationStatus, 0, "\(command[0]): \(stderr)")
+            XCTAssertTrue(stderr.contains("growing.jsonl") && stderr.contains("the file changed while it was read"), stderr)
+            let counted: Int
+            if command[0] == "report" {
+                let report = try JSONSerialization.jsonObject(with: stdout) as! [[String: Any]]
+                counted = report[0]["tweets"] as! Int
+            } else {
+                let r = try Smashtag.run(["report", "#keep", "--store", store, "--format", "json", "-q"])
+                counted = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [[String: Any]])[0]["tweets"] as! Int
+            }
+            XCTAssertGreaterThanOrEqual(counted, keptLines, command[0])
+            XCTAssertLessThan(counted, lineCount, command[0])
+            // Put the file back for the next command.
+            if command[0] == "report" {
+                let h = try FileHandle(forWritingTo: file)
+                try h.seekToEnd()
+                var rest = ""
+                for i in keptLines..<lineCount {
+                    rest += line(i)
+                    if i % 20_000 == 0 { h.write(Data(rest.utf8)); rest = "" }
+                }
+                h.write(Data(rest.utf8))
+                try h.close()
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -183,12 +184,23 @@ func sniff(_ source: ByteSource, count: Int = 4096) throws(ReadError) -> (prefix
 
 /// A regular file (or a byte range of one) mapped read-only into memory, so
 /// the framer hands out records straight from the page cache.
+///
+/// A file that shrinks while it is mapped (logrotate's copytruncate, a
+/// collector rewriting it) would kill the process with SIGBUS at the first
+/// page past its new end. `MappedFile` keeps its range in `MapGuard`'s
+/// table; the SIGBUS handler maps zero pages over the rest of the range and
+/// marks it, the faulting read goes on, and `changed` tells the reader to
+/// stop there and name the file.
 final class MappedFile {
     /// The file's (or range's) bytes.
     let bytes: UnsafeRawBufferPointer
     private let base: UnsafeMutableRawPointer
     private let mappedLength: Int
     private let lead: Int
+    private let slot: MapGuard.Slot?
+    /// The file's size when it was mapped.
+    let sizeWhenMapped: Int64
+    private let fd: Int32
 
     /// Maps `file` from its position to its end (or range end); nil for
     /// anything that is not a non-empty regular file, or when mapping fails.
@@ -206,11 +218,31 @@ final class MappedFile {
             return nil
         }
         base = p
+        fd = file.fd
+        sizeWhenMapped = Int64(st.st_size)
         madvise(p, mappedLength, MADV_SEQUENTIAL)
         bytes = UnsafeRawBufferPointer(start: p + lead, count: mappedLength - lead)
+        // Without a free slot the file is read with plain reads instead: never unguarded.
+        guard let slot = MapGuard.register(start: UInt(bitPattern: p), length: mappedLength) else {
+            munmap(p, mappedLength)
+            return nil
+        }
+        self.slot = slot
     }
 
-    deinit { munmap(base, mappedLength) }
+    /// Whether the file shrank under the mapping (pages past its end were read).
+    var changed: Bool { slot?.faulted ?? false }
+
+    /// The file's size now, for the message that names the change.
+    var sizeNow: Int64 {
+        var st = stat()
+        return fstat(fd, &st) == 0 ? Int64(st.st_size) : -1
+    }
+
+    deinit {
+        slot?.release()
+        munmap(base, mappedLength)
+    }
 
     /// Gives back the pages before `offset` (of `bytes`); returns how far it released.
     func release(upTo offset: Int) -> Int {
@@ -220,4 +252,75 @@ final class MappedFile {
         madvise(base, upTo, MADV_DONTNEED)
         return max(0, upTo - lead)
     }
+}
+
+/// The address ranges of the mapped files of this process, and the SIGBUS
+/// handler that keeps a shrinking file from killing it (see `MappedFile`).
+///
+/// The table is a fixed set of slots of atomics, so the handler only loads
+/// and stores: it maps zero pages over the rest of the faulting range
+/// (`mmap` with `MAP_FIXED`, which Linux does in a handler as well as
+/// anywhere) and marks the slot. A fault outside every slot is a real
+/// fault: the handler puts back the default action and raises it again.
+enum MapGuard {
+    final class Slot: Sendable {
+        fileprivate let start = Atomic<UInt>(0)
+        fileprivate let end = Atomic<UInt>(0)
+        fileprivate let fault = Atomic<Bool>(false)
+        fileprivate let used = Atomic<Bool>(false)
+
+        var faulted: Bool { fault.load(ordering: .acquiring) }
+
+        func release() {
+            end.store(0, ordering: .releasing)
+            start.store(0, ordering: .releasing)
+            fault.store(false, ordering: .releasing)
+            used.store(false, ordering: .releasing)
+        }
+    }
+
+    /// Enough for every worker's mapped range, with room to spare.
+    static let slots: [Slot] = (0..<256).map { _ in Slot() }
+    private static let installed = Atomic<Bool>(false)
+    fileprivate static let pageMask = ~(UInt(sysconf(Int32(_SC_PAGESIZE))) - 1)
+
+    /// Takes a slot for `length` bytes from `start`; nil when all are taken.
+    static func register(start: UInt, length: Int) -> Slot? {
+        install()
+        for slot in slots where slot.used.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            slot.fault.store(false, ordering: .relaxed)
+            slot.start.store(start, ordering: .releasing)
+            slot.end.store(start + UInt(length), ordering: .releasing)
+            return slot
+        }
+        return nil
+    }
+
+    private static func install() {
+        guard installed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        _ = pageMask
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = onSIGBUS
+        action.sa_flags = SA_SIGINFO
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGBUS, &action, nil)
+    }
+}
+
+private let onSIGBUS: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { _, info, _ in
+    if let info {
+        let address = UInt(bitPattern: info.pointee._sifields._sigfault.si_addr)
+        for slot in MapGuard.slots {
+            let start = slot.start.load(ordering: .acquiring), end = slot.end.load(ordering: .acquiring)
+            guard start <= address && address < end else { continue }
+            let page = address & MapGuard.pageMask
+            if mmap(UnsafeMutableRawPointer(bitPattern: page), Int(end - page), PROT_READ,
+                    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED {
+                slot.fault.store(true, ordering: .releasing)
+                return
+            }
+        }
+    }
+    signal(SIGBUS, SIG_DFL)
+    raise(SIGBUS)
 }

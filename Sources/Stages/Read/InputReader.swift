@@ -142,6 +142,13 @@ public final class InputReader {
         if case .tarMember(_, _, let member) = unit.kind {
             return readFirstMember(source, origin: origin.member(member), handler: handler)
         }
+        if case .range(let path, let r) = unit.kind, let now = InputReader.fileSize(source), now < r.upperBound {
+            // Planned when the file was longer: it shrank before this range was read.
+            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
+                                         reason: "the file changed while it was read: it shrank to \(now) bytes, below this part of it "
+                                            + "(bytes \(r.lowerBound)-\(r.upperBound) of \(path)); what was read before counts"))
+            if now <= r.lowerBound { return 0 }
+        }
         if let file = source as? FileSource, let mapped = MappedFile(file) {
             // A plain file: frame it in place, no copies.
             if case .range = unit.kind {
@@ -156,6 +163,14 @@ public final class InputReader {
             return frame(source, origin: origin, layout: .lines, handler: handler)
         }
         return read(source, origin: origin, depth: 0, reportEmpty: unit.kind != .standardInput, handler: handler)
+    }
+
+    /// The size of the regular file behind `source`, if it is one.
+    static func fileSize(_ source: ByteSource) -> Int64? {
+        guard let file = source as? FileSource else { return nil }
+        var st = stat()
+        guard fstat(file.fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(st.st_size)
     }
 
     /// Reads the one member a `.tarMember` unit's range starts with.
@@ -184,7 +199,12 @@ public final class InputReader {
             lastUnitBytes += Int64(bytes.count)
         }
         while true {
-            switch framer.next(bytes, isEnd: true) {
+            let event = framer.next(bytes, isEnd: true)
+            if mapped.changed {
+                handler.problem(shrank(mapped, origin: origin, line: framer.line))
+                return framer.line - 1
+            }
+            switch event {
             case .record(let range, let line):
                 if framer.layout == .csv {
                     handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
@@ -340,6 +360,13 @@ public final class InputReader {
                 }
             }
         }
+    }
+
+    /// The file shrank while it was mapped: what was read counts, the rest is gone.
+    private func shrank(_ mapped: MappedFile, origin: Origin, line: Int) -> InputProblem {
+        InputProblem(.corrupt, origin: origin, line: line,
+                     reason: "the file changed while it was read: it shrank from \(mapped.sizeWhenMapped) to \(mapped.sizeNow) bytes "
+                        + "(truncated or rewritten, as logrotate's copytruncate does); what was read before counts, the rest is not read")
     }
 
     private func tooLong(_ origin: Origin, _ line: Int) -> InputProblem {
