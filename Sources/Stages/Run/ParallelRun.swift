@@ -58,11 +58,14 @@ public struct ParallelRun {
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let terms = self.terms, maxRecord = self.maxRecord, makeExtractor = self.extractor, batchBytes = self.batchBytes
         let columns = self.csvColumns
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+        let parallelSink = sink as? ParallelExtractionSink
+        parallelSink?.begin(workers: jobs)
+        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
             let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
             reader.progress = control
             let scanner = UnitScanner(terms: terms, extractor: makeExtractor(), control: control)
             let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes, pool: pool) { unit, batch, last, e in
+                parallelSink?.prepare(e, worker: worker)
                 merger.withLock { $0.submit(unit: unit, batch: batch, last: last, e) }
             }
             while true {
