@@ -26,19 +26,20 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-spark spark-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's and SQLite's headers,
-# pkg-config; and zstd, zip and lz4, which the fault tests use to make damaged
-# fixtures (gzip, bzip2, xz and tar are on every Debian).
+# Install what a clean Debian machine lacks: libarchive's, SQLite's and
+# libxml2's headers, pkg-config; and zstd, zip and lz4, which the fault tests
+# use to make damaged fixtures (gzip, bzip2, xz and tar are on every Debian).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
+	    || ! pkg-config --exists libxml-2.0 \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
+	  echo "installing libarchive-dev, libsqlite3-dev, libxml2-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev libxml2-dev pkg-config zstd zip lz4 >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no
@@ -60,9 +61,20 @@ report: deps
 
 test: test-fast test-spark
 
-test-fast: deps
+# The GEXF of `smashtag pairs` is read back by networkx (a real GEXF reader,
+# from PyPI, in a venv under .build/); the tests require it when
+# SMASHTAG_NETWORKX_PYTHON is set, as here, and skip that check without it.
+NETWORKX_VERSION ?= 3.6.1
+GEXF_VENV        ?= .build/gexf-venv
+
+test-fast: deps gexf-venv
 	$(SWIFT) build
-	$(SWIFT) test --disable-swift-testing
+	SMASHTAG_NETWORKX_PYTHON=$(abspath $(GEXF_VENV))/bin/python $(SWIFT) test --disable-swift-testing
+
+gexf-venv:
+	@$(GEXF_VENV)/bin/python -c 'import networkx, sys; sys.exit(networkx.__version__ != "$(NETWORKX_VERSION)")' 2>/dev/null || { \
+	  echo "creating $(GEXF_VENV) with networkx $(NETWORKX_VERSION) from PyPI" >&2; \
+	  python3 -m venv $(GEXF_VENV) && $(GEXF_VENV)/bin/pip install -q 'networkx==$(NETWORKX_VERSION)' >&2; }
 
 # The Spark job (contrib/spark) with pyspark from PyPI in a venv under .build/,
 # on Java 17 (Spark 3.5 runs on 8, 11 and 17), in local mode.
