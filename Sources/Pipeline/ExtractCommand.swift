@@ -218,7 +218,7 @@ extension AggregateCommand {
             return usageFailure(error, usageLine: "usage: smashtag aggregate --pairs [FILE...] [options]")
         }
         let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
-        guard PairsCommand.write(result, format: pairFormat) else { return 0 }
+        if let status = PairsCommand.write(result, format: pairFormat) { return status }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)
         return 0

@@ -110,16 +110,22 @@ struct PairsCommand {
         return s
     }
 
-    /// Writes the pairs in the chosen format; false when stdout went away.
-    static func write(_ pairs: [TermPairs], format: PairFormat?) -> Bool {
+    /// Writes the pairs in the chosen format.
+    ///
+    /// - Returns: nil when written; else the exit status to end with: 0 when
+    ///   stdout went away (a closed pipe ends the run quietly), 1 when the
+    ///   GEXF could not be made.
+    static func write(_ pairs: [TermPairs], format: PairFormat?) -> Int32? {
         let format = format ?? (isatty(1) == 1 ? .table : .csv)
+        let text: String
         do {
-            return Console.writeStdout(try PairWriter.render(pairs, as: format, width: Console.terminalWidth(),
-                                                             color: format == .table && Console.wantsColor(fd: 1)))
+            text = try PairWriter.render(pairs, as: format, width: Console.terminalWidth(),
+                                         color: format == .table && Console.wantsColor(fd: 1))
         } catch {
             Console.writeStderr("smashtag: \(error)\n")
-            return false
+            return 1
         }
+        return Console.writeStdout(text) ? nil : 0
     }
 
     /// Runs the count; returns the exit status.
@@ -151,7 +157,7 @@ struct PairsCommand {
             return 1
         }
         let pairs = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
-        guard Self.write(pairs, format: format) else { return 0 }
+        if let status = Self.write(pairs, format: format) { return status }
 
         let problems = plan.problems + outcome.problems
         let badRecords = outcome.stats.badRecords + plan.problems.count
@@ -180,7 +186,7 @@ struct PairsCommand {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
             let pairs = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm)
-            guard Self.write(pairs, format: format) else { return 0 }
+            if let status = Self.write(pairs, format: format) { return status }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
                 Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
