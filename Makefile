@@ -71,9 +71,13 @@ test-fast: deps gexf-venv
 	$(SWIFT) build
 	SMASHTAG_NETWORKX_PYTHON=$(abspath $(GEXF_VENV))/bin/python $(SWIFT) test --disable-swift-testing
 
+# networkx 3.6 is the first release whose read_gexf knows the GEXF 1.3 namespace.
+# A bare Debian has python3 without venv's ensurepip: python3-venv brings it.
 gexf-venv:
 	@$(GEXF_VENV)/bin/python -c 'import networkx, sys; sys.exit(networkx.__version__ != "$(NETWORKX_VERSION)")' 2>/dev/null || { \
 	  echo "creating $(GEXF_VENV) with networkx $(NETWORKX_VERSION) from PyPI" >&2; \
+	  python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; }; \
 	  python3 -m venv $(GEXF_VENV) && $(GEXF_VENV)/bin/pip install -q 'networkx==$(NETWORKX_VERSION)' >&2; }
 
 # The Spark job (contrib/spark) with pyspark from PyPI in a venv under .build/,

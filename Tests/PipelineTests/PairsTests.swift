@@ -359,6 +359,20 @@ final class PairsTests: XCTestCase {
         XCTAssertTrue(agg.stderr.contains("give it with --pairs"), agg.stderr)
     }
 
+    func testStrictStopsAtBadInputAndStatsCountTheMatches() throws {
+        let data = Data((Self.tweet(1, tags: ["a", "b"]) + "\n{not json\n" + Self.tweet(2, tags: ["a", "b"]) + "\n").utf8)
+        let strict = try pairs(["*", "--strict"], stdin: data, status: 1)
+        XCTAssertEqual(strict.stdout, "", "no pairs under --strict after bad input")
+        XCTAssertTrue(strict.stderr.contains("line 2: invalid JSON"), strict.stderr)
+        let stats = path("stats.json")
+        let r = try pairs(["-t", "*", "-t", "#b", "--stats", stats, "--format", "csv"], stdin: data)
+        XCTAssertEqual(r.stdout, "term,source,target,weight\n*,#a,#b,2\n#b,#a,#b,2\n")
+        XCTAssertTrue(r.stderr.contains("1 skipped"), r.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as! [String: Any]
+        XCTAssertEqual(summary["matched"] as? [String: Int], ["*": 2, "#b": 2])
+        XCTAssertEqual(summary["bad_records"] as? Int, 1)
+    }
+
     func testHelpIsTheSnapshot() throws {
         let snapshots = Smashtag.root.appendingPathComponent("Tests/PipelineTests/Snapshots")
         XCTAssertEqual(try pairs(["--help"]).stdout, try fixtureText(snapshots.appendingPathComponent("pairs-help.txt")))
