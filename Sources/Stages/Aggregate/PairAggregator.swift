@@ -169,13 +169,12 @@ public final class PairAggregator: @unchecked Sendable {
         foldWorkerTables()
         return terms.indices.map { t in
             let counts = mentionCounts[t]
-            return TermPairs(term: terms[t], tweets: tweetCounts[t],
-                             weights: merged[t].lazy.compactMap { key, weight in
-                                 guard weight >= minCount else { return nil }
+            return TermPairs(term: terms[t], tweets: tweetCounts[t], keys: keys,
+                             weights: merged[t].lazy.map { key, weight in
                                  let (a, b) = PairTable.split(key)
-                                 return (self.keys[Int(a)], self.keys[Int(b)], Int(weight))
+                                 return (Int(a), Int(b), Int(weight))
                              },
-                             count: { self.keyIDs[$0].flatMap { counts[$0] } ?? 0 },
+                             count: { counts[Int32($0)] ?? 0 },
                              minCount: minCount, top: top, withoutTerm: withoutTerm)
         }
     }

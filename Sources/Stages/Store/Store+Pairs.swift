@@ -32,17 +32,21 @@ extension Store {
                 wanted.insert(b)
             }
         }
-        let keys = try mentionKeys(for: Array(wanted))
+        // The keys of the pairs' mentions, and each store id's index among them.
+        let stored = try mentionKeys(for: Array(wanted))
+        let ids = Array(stored.keys)
+        let keys = ids.map { stored[$0]! }
+        var index: [Int64: Int] = [:]
+        for (i, id) in ids.enumerated() { index[id] = i }
         return zip(terms, tallies).map { term, tally in
-            var counts: [String: Int] = [:]
-            for (id, key) in keys { counts[key] = tally.mentions[id] ?? 0 }
-            let weights = tally.weights.lazy.compactMap { key, weight -> (String, String, Int)? in
+            let weights = tally.weights.lazy.compactMap { key, weight -> (Int, Int, Int)? in
                 guard weight >= minCount else { return nil }
                 let (a, b) = PairScan.split(key)
-                guard let x = keys[a], let y = keys[b] else { return nil }
+                guard let x = index[a], let y = index[b] else { return nil }
                 return (x, y, Int(weight))
             }
-            return TermPairs(term: term, tweets: tally.tweets, weights: weights, count: { counts[$0] ?? 0 },
+            return TermPairs(term: term, tweets: tally.tweets, keys: keys, weights: weights,
+                             count: { tally.mentions[ids[$0]] ?? 0 },
                              minCount: minCount, top: top, withoutTerm: withoutTerm)
         }
     }
