@@ -155,12 +155,13 @@ enum Usage {
 
     OUTPUT:
         --format FORMAT     csv: term,source,target,weight (source before target
-                            in UTF-8 bytes, so # before @); json, ndjson:
-                            {"term":…,"tweets":…,"pairs":[{"source","target","weight"}]};
-                            gexf: GEXF 1.3 for Gephi, one undirected graph (one
-                            term only): nodes are mentions with type and count
-                            (the report's count), edges carry the weight;
-                            table: per term, pairs aligned for people
+                            in UTF-8 bytes, so # before @); json, ndjson: per
+                            term {"term","tweets","pairs":[{"source","target",
+                            "weight"}]}; gexf: GEXF 1.3 for Gephi, one
+                            undirected graph (one term only): nodes are the
+                            mentions with type and count (the report's count),
+                            edges carry the weight; table: per term, pairs
+                            aligned for people
                             [default: table on a terminal, csv otherwise]
         --min-count N       Leave out pairs of weight under N [default: 2]
         --top N             Keep the N heaviest pairs of each term [default: all]
@@ -179,7 +180,7 @@ enum Usage {
 
     EXAMPLES:
         smashtag pairs '#stanford' dumps/ --top 20
-        smashtag pairs '#stanford' dumps/ --without-term --format gexf > stanford.gexf
+        smashtag pairs '#stanford' dumps/ --without-term --format gexf > g.gexf
         smashtag pairs -t '#stanford' -t @nasa --store tweets.db --format json
 
     """
