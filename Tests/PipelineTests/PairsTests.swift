@@ -154,6 +154,17 @@ final class PairsTests: XCTestCase {
         XCTAssertEqual(back.stdout, "term,source,target,weight\n*,#a,#b,400\n*,#a,#c,400\n*,#a,@u,400\n*,#b,#c,400\n*,#b,@u,400\n*,#c,@u,400\n")
     }
 
+    /// The whole corpus, cut into small ranges: the same bytes for every --jobs.
+    func testJobsGiveByteIdenticalPairs() throws {
+        let args = ["-t", "*", "-t", "#Brexit", "-t", "@BTS_twt", Smashtag.corpus.path, "--format", "csv", "--min-count", "1", "-q"]
+        let outputs = try ["1", "2", "4"].map {
+            try pairs(args + ["--jobs", $0], environment: ["SMASHTAG_SPLIT_BYTES": "65536"]).stdout
+        }
+        XCTAssertGreaterThan(outputs[0].split(separator: "\n").count, 1000)
+        XCTAssertEqual(outputs[1], outputs[0])
+        XCTAssertEqual(outputs[2], outputs[0])
+    }
+
     // MARK: The reference
 
     struct Case: Decodable {
