@@ -29,10 +29,17 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libxml2's text writer for GEXF (SPEC §12.5), through its pkg-config file; `make deps` installs it.
+        .systemLibrary(
+            name: "CXML",
+            path: "Sources/CXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive", "CSQLite", "CZlib"],
+            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.

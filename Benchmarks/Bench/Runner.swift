@@ -13,12 +13,21 @@ struct RunOptions {
     var peer = "Benchmarks/duckdb_report.py"
 }
 
-enum Tool: String { case smashtag, duckdb }
+/// `pairs` and `pairsAll` are `smashtag pairs` on the bench term and on
+/// `*` (SPEC §12.5): timed beside the report, no DuckDB counterpart.
+enum Tool: String { case smashtag, duckdb, pairs = "smashtag pairs", pairsAll = "smashtag pairs '*'" }
 
 struct Config {
     let tool: Tool
     let jobs: Int
-    var slug: String { tool == .smashtag ? "smashtag-j\(jobs)" : "duckdb-t\(jobs)" }
+    var slug: String {
+        switch tool {
+        case .smashtag: return "smashtag-j\(jobs)"
+        case .duckdb: return "duckdb-t\(jobs)"
+        case .pairs: return "pairs-j\(jobs)"
+        case .pairsAll: return "pairs-all-j\(jobs)"
+        }
+    }
 }
 
 struct Input {
@@ -69,6 +78,9 @@ func argv(_ c: Config, _ input: Input, _ o: RunOptions) -> [String] {
                 "--quiet", "--jobs", "\(c.jobs)"]
     case .duckdb:
         return [o.python, o.peer, "--threads", "\(c.jobs)", "--min-count", "1", "-t", o.term, input.path]
+    case .pairs, .pairsAll:
+        return [o.smashtag, "pairs", c.tool == .pairs ? o.term : "*", input.path, "--format", "csv", "--min-count", "1",
+                "--quiet", "--jobs", "\(c.jobs)"]
     }
 }
 
@@ -152,8 +164,10 @@ func run(_ options: RunOptions) {
 
     let s2 = Config(tool: .smashtag, jobs: 2), s1 = Config(tool: .smashtag, jobs: 1)
     let duck = Config(tool: .duckdb, jobs: 2)
+    let pairs2 = Config(tool: .pairs, jobs: 2), pairsAll2 = Config(tool: .pairsAll, jobs: 2)
     let inputs = [
-        Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true, configs: [s2, s1, duck]),
+        Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true,
+              configs: [s2, s1, duck, pairs2, pairsAll2]),
         Input(name: "8 × .jsonl.gz", slug: "gz8", path: d + "/split", duckdbReads: true, configs: [s2, duck]),
         Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, duck]),
         Input(name: "tar of 16 .json.bz2", slug: "tar", path: d + "/members.tar", duckdbReads: false, configs: [s2, s1]),
@@ -207,7 +221,7 @@ func run(_ options: RunOptions) {
         let ratio: String
         if let dm = duckdbMedian(m.input) { ratio = String(format: "%.2f", dm / m.median) } else { ratio = "n/a" }
         let same: String
-        if m.config.tool == .duckdb { same = "(reference)" } else if let ref = duckdbRows(m.input) {
+        if m.config.tool == .duckdb { same = "(reference)" } else if m.config.tool != .smashtag { same = "n/a" } else if let ref = duckdbRows(m.input) {
             let ok = ref == m.rows
             same = (ok ? "yes" : "**NO**") + (m.input.duckdbReads ? "" : " (vs plain)")
         } else { same = "n/a" }
@@ -241,6 +255,10 @@ func run(_ options: RunOptions) {
     let pj = median("plain", s1) / median("plain", s2)
     check("plain .jsonl: jobs 1 s / jobs 2 s", pj, ">= 1.7", pj >= 1.7)
     check("smashtag peak RSS, MB (max over runs)", Double(smashtagRSS) / 1024, "<= 200", smashtagRSS <= 200 * 1024, "%.0f")
+    let pairsRatio = median("plain", pairs2) / median("plain", s2)
+    check("plain .jsonl: `pairs` s / `report` s (jobs 2)", pairsRatio, "<= 1.3", pairsRatio <= 1.3)
+    let pairsAllRSS = results.first { $0.config.slug == pairsAll2.slug }?.maxRSSKiB ?? 0
+    check("`pairs '*'` peak RSS, MB", Double(pairsAllRSS) / 1024, "<= 300", pairsAllRSS <= 300 * 1024, "%.0f")
     check("`smashtag --version`, ms (median of 20)", versionMs, "< 20", versionMs < 20, "%.1f")
     let allSame = results.filter { $0.config.tool == .smashtag }.allSatisfy { duckdbRows($0.input) == $0.rows }
     lines.append("")

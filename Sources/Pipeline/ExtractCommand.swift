@@ -121,21 +121,41 @@ struct AggregateCommand {
     var top: Int?
     var strict = false
     var quiet = false
+    /// `--pairs`: what `smashtag pairs` writes (SPEC §12.5), with its formats and `--without-term`.
+    var pairs = false
+    var pairFormat: PairFormat?
+    var withoutTerm = false
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
+        var formatName: String?
         while let option = try a.nextOption() {
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
-            case "--format": format = try a.format()
+            case "--format": formatName = try a.value()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
+            case "--pairs": pairs = true
+            case "--without-term": withoutTerm = true
+            case "--by", "--columns":
+                throw UsageError("\(option) does not apply to aggregate (nor to pairs, SPEC §12.5)")
             default:
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet"])
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet",
+                                                               "--pairs", "--without-term"])
             }
         }
+        if let formatName {
+            if pairs {
+                pairFormat = try PairsCommand.format(formatName)
+            } else if let f = ReportFormat(rawValue: formatName) {
+                format = f
+            } else {
+                throw UsageError("--format must be csv, json, ndjson or table (gexf with --pairs), not '\(formatName)'")
+            }
+        }
+        if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
         paths = a.positional.isEmpty ? ["-"] : a.positional
     }
 
@@ -145,7 +165,7 @@ struct AggregateCommand {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
-        let reader = ExtractReader(control: control)
+        let reader = ExtractReader(control: control, pairs: pairs)
         let input = InputReader()
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
@@ -157,6 +177,7 @@ struct AggregateCommand {
             console.warn(p.description)
             return 1
         }
+        if pairs { return writePairs(reader, plan: plan, console: console) }
         guard let aggregator = reader.aggregator else {
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
             return 1
@@ -166,6 +187,26 @@ struct AggregateCommand {
         let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
                                        color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }
+        let problems = plan.problems + reader.problems
+        console.reportProblems(problems, total: problems.count)
+        return 0
+    }
+}
+
+extension AggregateCommand {
+    /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
+    func writePairs(_ reader: ExtractReader, plan: InputPlan, console: Console) -> Int32 {
+        guard let aggregator = reader.pairAggregator else {
+            console.warn("no extract header found: aggregate --pairs reads the output of 'smashtag extract' (or smashtag-pairs lines)")
+            return 1
+        }
+        do {
+            try PairsCommand.checkGraph(pairFormat, terms: aggregator.terms)
+        } catch {
+            return usageFailure(error, usageLine: "usage: smashtag aggregate --pairs [FILE...] [options]")
+        }
+        let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
+        if let status = PairsCommand.write(result, format: pairFormat) { return status }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)
         return 0

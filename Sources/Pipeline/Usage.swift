@@ -11,11 +11,13 @@ enum Usage {
         smashtag report -t TERM [-t TERM...] [PATH...] [options]
         smashtag ingest PATH... --store FILE [--keep-text]
         smashtag report TERM... --store FILE
+        smashtag pairs TERM... [PATH...] [options]
         smashtag track TERM... | untrack TERM... | terms      (with --store)
         smashtag history | prune ... | export | import FILE   (with --store)
 
     COMMANDS:
         report      Count the mentions of the tweets matching each term
+        pairs       Count the pairs of mentions those tweets carry together (a graph)
         extract     The same reading and matching, written as lines for `aggregate`
         aggregate   Dedup and count extract lines into a report (as `report` would)
         ingest      Read dumps into a store, each tweet once, each file once
@@ -138,6 +140,54 @@ enum Usage {
 
     """
 
+    static let pairs = """
+    smashtag pairs — which mentions go together among the matching tweets
+
+    USAGE:
+        smashtag pairs TERM [PATH...] [options]
+        smashtag pairs -t TERM [-t TERM...] [PATH...] [options]
+        smashtag pairs TERM... --store FILE [options]
+        smashtag extract ... | smashtag aggregate --pairs [options]
+
+    Among the distinct tweets matching each term, counts the unordered pairs
+    of distinct mentions (hashtags and users) one tweet carries: a pair's
+    weight is the number of those tweets carrying both. #x and @x are two
+    mentions; a tweet writing #Foo and #foo carries one (no pair). Terms,
+    inputs, dedup (the first copy of a tweet counts) and --store are as for
+    `smashtag report` (see `smashtag report --help`).
+
+    OUTPUT:
+        --format FORMAT     csv: term,source,target,weight (source before target
+                            in UTF-8 bytes, so # before @); json, ndjson: per
+                            term {"term","tweets","pairs":[{"source","target",
+                            "weight"}]}; gexf: GEXF 1.3 for Gephi, one
+                            undirected graph (one term only): nodes are the
+                            mentions with type and count (the report's count),
+                            edges carry the weight; table: per term, pairs
+                            aligned for people
+                            [default: table on a terminal, csv otherwise]
+        --min-count N       Leave out pairs of weight under N [default: 2]
+        --top N             Keep the N heaviest pairs of each term [default: all]
+        --without-term      Leave out pairs holding the term's own mention (#tag
+                            and @name terms; from:, word and * have none)
+        Pairs are ordered by weight, heaviest first, then source, then target.
+
+    INPUT AND RUNNING (as for `smashtag report`):
+        --store FILE, --wait SECONDS, -j/--jobs N, --strict, --max-record BYTES,
+        --mentions-from SOURCE, --id-column, --text-column, --author-column NAME,
+        --progress[=MODE], --stats FILE, -q/--quiet, -h/--help
+
+    MEMORY: each worker keeps a table of the pairs it has seen (about 20 bytes a
+    pair and term), folded into one at the end; dedup keeps a set of tweet ids
+    per term, as a report does.
+
+    EXAMPLES:
+        smashtag pairs '#stanford' dumps/ --top 20
+        smashtag pairs '#stanford' dumps/ --without-term --format gexf > g.gexf
+        smashtag pairs -t '#stanford' -t @nasa --store tweets.db --format json
+
+    """
+
     static let extract = """
     smashtag extract — the matching half of a report, as lines for `aggregate`
 
@@ -193,11 +243,23 @@ enum Usage {
         N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
 
+    With --pairs it writes what `smashtag pairs` writes instead: pairs counted
+    from the extracted tweets, or pair counts made elsewhere:
+
+        H<TAB>smashtag-pairs<TAB>1<TAB>TERM...      header (format version 1, the terms)
+        N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
+        C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
+        P<TAB>TERM<TAB>SOURCE<TAB>TARGET<TAB>WEIGHT of those, how many carry both
+
     OPTIONS:
-        --format FORMAT     csv, json, ndjson or table
+        --format FORMAT     csv, json, ndjson or table (with --pairs also gexf)
                             [default: table on a terminal, csv otherwise]
-        --min-count N       Leave out mentions counted fewer than N times [default: 2]
-        --top N             Keep the first N hashtags and N users of each term [default: all]
+        --min-count N       Leave out mentions counted (pairs weighing) fewer than N
+                            times [default: 2]
+        --top N             Keep the first N hashtags and N users of each term
+                            (with --pairs: the N heaviest pairs) [default: all]
+        --pairs             Pairs of mentions, as `smashtag pairs`
+        --without-term      With --pairs: as `smashtag pairs --without-term`
         --strict            Stop at the first bad line with exit status 1
         -q, --quiet         Nothing on stderr but bad input
         -h, --help          Print this help and exit

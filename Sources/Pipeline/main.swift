@@ -38,6 +38,12 @@ case "report":
     } catch {
         status = usageFailure(error, usageLine: "usage: smashtag report TERM [PATH...] [options]")
     }
+case "pairs":
+    do {
+        status = try PairsCommand(arguments: Array(arguments.dropFirst())).run()
+    } catch {
+        status = usageFailure(error, usageLine: PairsCommand.usageLine)
+    }
 case "extract":
     do {
         status = try ExtractCommand(arguments: Array(arguments.dropFirst())).run()
@@ -60,7 +66,7 @@ case "prune": status = runCommand(PruneCommand.self, Array(arguments.dropFirst()
 case "export": status = runCommand(ExportCommand.self, Array(arguments.dropFirst()))
 default:
     let hint = arguments[0].hasPrefix("-") ? ""
-        : " (commands: report, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
+        : " (commands: report, pairs, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
                           usageLine: "usage: smashtag report TERM [PATH...] [options]")
 }

@@ -11,7 +11,11 @@ output to those files byte for byte.
     python3 reference.py [--min-count N] [--top N] [--format csv|json]
                          [--mentions-from entities|text]
                          [--id-column NAME] [--text-column NAME] [--author-column NAME]
+                         [--pairs [--without-term]]
                          -t TERM [-t TERM...] PATH...
+
+With --pairs it writes co-occurrence instead (SPEC 12.5, `smashtag pairs`):
+CSV `term,source,target,weight`, or JSON objects {"term","tweets","pairs"}.
 
 The report goes to stdout; the number of bad records (and where they were)
 goes to stderr as a final line `bad_records=N`.
@@ -548,10 +552,17 @@ def matches(term, tags, users, who, text):
 
 # ---------------------------------------------------------------- report
 
-def run(terms, paths, bad, mode="entities", columns=None):
-    """Return {term: (tweet_count, {mention: count})}."""
+def run(terms, paths, bad, mode="entities", columns=None, pairs=None):
+    """Return {term: (tweet_count, {mention: count})}.
+
+    With `pairs` (a dict), also fill pairs[term] with {(a, b): weight} for
+    the unordered pairs of distinct signed keys of each counted tweet, a
+    before b in UTF-8 byte order (SPEC 12.5)."""
     seen = {t: set() for t in terms}
     counts = {t: {} for t in terms}
+    if pairs is not None:
+        for t in terms:
+            pairs[t] = {}
     columns = columns or {"id": CSV_ID, "text": CSV_TEXT, "author": CSV_AUTHOR}
 
     def count(tid, tags, users, who, text):
@@ -561,8 +572,18 @@ def run(terms, paths, bad, mode="entities", columns=None):
                 continue
             seen[term].add(tid)
             c = counts[term]
-            for key in ["#" + t for t in tags] + ["@" + u for u in users]:
+            keys = ["#" + t for t in tags] + ["@" + u for u in users]
+            for key in keys:
                 c[key] = c.get(key, 0) + 1
+            if pairs is not None:
+                # tags and users are sets of normalised names, so keys are
+                # distinct: "#x" and "@x" are two, "#Foo"/"#foo" one.
+                ordered = sorted(keys, key=lambda k: k.encode("utf-8"))
+                p = pairs[term]
+                for i in range(len(ordered)):
+                    for j in range(i + 1, len(ordered)):
+                        edge = (ordered[i], ordered[j])
+                        p[edge] = p.get(edge, 0) + 1
 
     def on_plain(name, data):
         header = csv_header(data, columns)
@@ -618,6 +639,32 @@ def render(terms, result, min_count, top, fmt):
     return "".join(out)
 
 
+def own_mention(term):
+    """The mention --without-term leaves out: #tag and @name terms only."""
+    return term if term[:1] in ("#", "@") else None
+
+
+def pair_rows(term, weights, min_count, top, without_term):
+    own = own_mention(term) if without_term else None
+    rows = [(a, b, w) for (a, b), w in weights.items() if w >= min_count and own not in (a, b)]
+    rows.sort(key=lambda r: (-r[2], r[0].encode("utf-8"), r[1].encode("utf-8")))
+    return rows[:top] if top is not None else rows
+
+
+def render_pairs(terms, result, pairs, min_count, top, without_term, fmt):
+    if fmt == "json":
+        doc = [{"term": t, "tweets": result[t][0],
+                "pairs": [{"source": a, "target": b, "weight": w}
+                          for a, b, w in pair_rows(t, pairs[t], min_count, top, without_term)]}
+               for t in terms]
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    out = ["term,source,target,weight\n"]
+    for t in terms:
+        for a, b, w in pair_rows(t, pairs[t], min_count, top, without_term):
+            out.append("%s,%s,%s,%d\n" % (csv_field(t), csv_field(a), csv_field(b), w))
+    return "".join(out)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description="smashtag reference report")
     p.add_argument("-t", "--term", action="append", required=True)
@@ -628,6 +675,8 @@ def main(argv=None):
     p.add_argument("--id-column")
     p.add_argument("--text-column")
     p.add_argument("--author-column")
+    p.add_argument("--pairs", action="store_true")
+    p.add_argument("--without-term", action="store_true")
     p.add_argument("paths", nargs="*")
     a = p.parse_args(argv)
     terms = []
@@ -639,8 +688,13 @@ def main(argv=None):
     columns = {"id": [a.id_column] if a.id_column else CSV_ID,
                "text": [a.text_column] if a.text_column else CSV_TEXT,
                "author": [a.author_column] if a.author_column else CSV_AUTHOR}
-    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns)
-    sys.stdout.buffer.write(render(terms, result, a.min_count, a.top, a.format).encode("utf-8"))
+    pairs = {} if a.pairs else None
+    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns, pairs)
+    if a.pairs:
+        text = render_pairs(terms, result, pairs, a.min_count, a.top, a.without_term, a.format)
+    else:
+        text = render(terms, result, a.min_count, a.top, a.format)
+    sys.stdout.buffer.write(text.encode("utf-8"))
     for w in bad.where:
         sys.stderr.write("bad: %s\n" % w)
     sys.stderr.write("bad_records=%d\n" % bad.count)

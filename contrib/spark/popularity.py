@@ -3,14 +3,22 @@ a Spark job that runs the unchanged `smashtag` binary on its executors.
 
 usage:
     spark-submit contrib/spark/popularity.py -t TERM [-t TERM...] PATH... [options]
+    spark-submit contrib/spark/popularity.py --pairs -t TERM [-t TERM...] PATH... [options]
     python contrib/spark/popularity.py --master 'local[2]' TERM PATH... [options]
 
     -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
                         without -t the first positional argument is the term
-    --format FORMAT     csv, json, ndjson or table [default: as `smashtag report`:
-                        table on a terminal, csv otherwise]
-    --min-count N       leave out mentions counted fewer than N times [default: 2]
+    --format FORMAT     csv, json, ndjson or table (with --pairs also gexf)
+                        [default: as `smashtag report`: table on a terminal,
+                        csv otherwise]
+    --min-count N       leave out mentions counted (pairs weighing) fewer than
+                        N times [default: 2]
     --top N             keep the first N hashtags and N users of each term
+                        (with --pairs: the N heaviest pairs)
+    --pairs             co-occurrence, as `smashtag pairs` (SPEC 12.5): the
+                        pairs of mentions the matching tweets carry together
+    --without-term      with --pairs: leave out pairs holding the term's own
+                        mention, as `smashtag pairs --without-term`
     -o, --output FILE   write the report to FILE on the driver [default: stdout]
     --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
                         --files, else `smashtag` on PATH, else this checkout's
@@ -48,6 +56,12 @@ shared file system). The job, in order:
  5. driver: write the counts as `smashtag-counts` lines and let
     `smashtag aggregate` sort and format them, so the report is byte for byte
     what `smashtag report` prints on the same inputs.
+
+With --pairs, step 4 also counts each pair of a kept copy's mentions per
+term, and leaves out pairs under --min-count (and mentions under it: no pair
+weighs more than either of its mentions); step 5 writes `smashtag-pairs`
+lines for `smashtag aggregate --pairs`, so the output is byte for byte what
+`smashtag pairs` prints.
 """
 
 from __future__ import annotations
@@ -83,7 +97,9 @@ def parse_args(argv):
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-t", "--term", action="append", default=[])
     p.add_argument("paths", nargs="*")
-    p.add_argument("--format", choices=["csv", "json", "ndjson", "table"])
+    p.add_argument("--format", choices=["csv", "json", "ndjson", "table", "gexf"])
+    p.add_argument("--pairs", action="store_true")
+    p.add_argument("--without-term", action="store_true")
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--top", type=int)
     p.add_argument("-o", "--output")
@@ -107,6 +123,12 @@ def parse_args(argv):
         a.term = [a.paths.pop(0)]
     if not a.paths:
         p.error("give the paths to read: a Spark job cannot read standard input")
+    if a.format == "gexf" and not a.pairs:
+        p.error("--format gexf is a graph of pairs: give --pairs")
+    if a.without_term and not a.pairs:
+        p.error("--without-term leaves out pairs: give --pairs")
+    if a.pairs and a.format == "gexf" and len(a.term) > 1:
+        p.error("--format gexf writes one graph, for one term: run once per term")
     if "-" in a.paths:
         p.error("'-' (standard input) cannot be spread over executors; give files or folders")
     for name in ("min_count", "top", "partitions", "shuffle_partitions", "extract_jobs"):
@@ -287,6 +309,25 @@ def count_partition(copies):
     return iter(counts.items())
 
 
+def count_pairs_partition(copies):
+    """mapPartitions function for --pairs: as `count_partition`, plus
+    (term, (a, b)) for each unordered pair of a copy's mentions (a < b in
+    bytes; extract writes each of a tweet's mentions once).
+
+    - Complexity: memory O(distinct (term, mention) and (term, pair) keys in
+      the partition); time O(mentions^2) per tweet.
+    """
+    counts = Counter()
+    for (term, _), (_, mentions) in copies:
+        counts[(term, None)] += 1
+        if not mentions:
+            continue
+        ms = sorted(mentions.split(b"\t"))
+        counts.update((term, m) for m in ms)
+        counts.update((term, (ms[i], ms[j])) for i in range(len(ms)) for j in range(i + 1, len(ms)))
+    return iter(counts.items())
+
+
 # ----------------------------------------------------------------------- job
 
 
@@ -313,23 +354,30 @@ def popularity(sc, a, out):
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
     min_count = a.min_count
-    counts = (tweets.mapPartitions(count_partition)
+    counts = (tweets.mapPartitions(count_pairs_partition if a.pairs else count_partition)
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 
     terms = header.split(b"\t")[3:]
     tweet_counts = [0] * len(terms)
     with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
-        f.write(b"\t".join([b"H", b"smashtag-counts", b"1", *terms]) + b"\n")
-        for (term, mention), count in counts.toLocalIterator():
-            if mention is None:
+        magic = b"smashtag-pairs" if a.pairs else b"smashtag-counts"
+        f.write(b"\t".join([b"H", magic, b"1", *terms]) + b"\n")
+        for (term, key), count in counts.toLocalIterator():
+            if key is None:
                 tweet_counts[term] = count
+            elif isinstance(key, tuple):
+                f.write(b"P\t%s\t%s\t%s\t%d\n" % (terms[term], key[0], key[1], count))
             else:
-                f.write(b"C\t%s\t%s\t%d\n" % (terms[term], mention, count))
+                f.write(b"C\t%s\t%s\t%d\n" % (terms[term], key, count))
         for term, count in enumerate(tweet_counts):
             f.write(b"N\t%s\t%d\n" % (terms[term], count))
         f.flush()
         cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
+        if a.pairs:
+            cmd.append("--pairs")
+        if a.without_term:
+            cmd.append("--without-term")
         if a.format:
             cmd += ["--format", a.format]
         if a.top:

@@ -1,4 +1,5 @@
-"""The Spark job's report is `smashtag report`'s, byte for byte.
+"""The Spark job's report is `smashtag report`'s, byte for byte (and with
+--pairs, `smashtag pairs`'s).
 
 Runs contrib/spark/popularity.py with pyspark in local mode (`local[2]`) on
 samples/ and on the real corpus (../shared/corpus, read in place), for several
@@ -36,7 +37,9 @@ passed, failed = 0, 0
 
 
 def report(terms, paths, options):
-    r = subprocess.run([BINARY, "report", *popularity.term_flags(terms), *paths, "--quiet", *options],
+    # With --pairs the job answers what `smashtag pairs` answers.
+    command = ["pairs", *[o for o in options if o != "--pairs"]] if "--pairs" in options else ["report", *options]
+    r = subprocess.run([BINARY, command[0], *popularity.term_flags(terms), *paths, "--quiet", *command[1:]],
                        capture_output=True)
     if r.returncode != 0:
         raise RuntimeError(f"smashtag report exited {r.returncode}: {r.stderr.decode()}")
@@ -125,6 +128,46 @@ def run_cases(sc):
          [os.path.join(CORPUS, "twarc-csv/streaming_output_with_error.jsonl")], ["--format", "csv", "--min-count", "1"])
     first_copy_wins(sc)
     reference_cases(sc)
+    pair_cases(sc)
+
+
+def pair_cases(sc):
+    """--pairs: `smashtag pairs`'s bytes, in every format, over one task and a
+    task per file, tweets read twice by different tasks, and the independent
+    reference's pair cases that read several files."""
+    sample_terms = ["#stanford", "stanford", "from:stanford", "@stanford", "*", "#nowhere"]
+    corpus_terms = ["*", "#Brexit", "obama", "from:jack", "@BTS_twt", "#kpop"]
+    both = [CORPUS, SAMPLES]
+    every_file = ["--partitions", str(files_under(CORPUS) + files_under(SAMPLES))]
+    for options in (["--pairs", "--format", "csv", "--min-count", "1"], ["--pairs", "--format", "json", "--top", "5"],
+                    ["--pairs", "--format", "ndjson", "--without-term"], ["--pairs", "--format", "table", "--top", "4"]):
+        case(sc, f"pairs: samples {' '.join(options[1:])}", sample_terms, [SAMPLES], options)
+    case(sc, "pairs: corpus and samples, a task per file", corpus_terms + sample_terms, both,
+         ["--pairs", "--format", "csv", "--min-count", "1"], every_file)
+    case(sc, "pairs: samples and corpus twice over, a task per file", ["*", "#stanford", "#brexit"], both + both,
+         ["--pairs", "--format", "json", "--min-count", "1"], every_file)
+    case(sc, "pairs: gexf of one term", ["#stanford"], [SAMPLES], ["--pairs", "--format", "gexf", "--without-term"])
+    with tempfile.TemporaryDirectory() as d:
+        short = '{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"},{"text":"y"}]}}\n'
+        long = '{"id_str":"5","text":"a","entities":{"hashtags":[{"text":"x"},{"text":"y"}],' \
+               '"user_mentions":[{"screen_name":"z"}]}}\n{"id_str":"6","text":"b"}\n'
+        for first, second in ((short, long), (long, short)):
+            for name, text in (("a.jsonl", first), ("b.jsonl", second)):
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+            case(sc, f"pairs: first copy wins across tasks ({'short' if first is short else 'long'} first)", ["*", "#x"],
+                 [d], ["--pairs", "--format", "csv", "--min-count", "1"], ["--partitions", "2"])
+    with open(os.path.join(REFERENCE, "pair_cases.json")) as f:
+        cases = [c for c in json.load(f) if len(c["paths"]) > 1]
+    for c in cases:
+        paths = [os.path.join(CORPUS, p) for p in c["paths"]]
+        options = ["--pairs", "--min-count", str(c["min_count"])] + (["--top", str(c["top"])] if c.get("top") else []) \
+            + (["--without-term"] if c["without_term"] else [])
+        for fmt, key in (("csv", "expected"), ("json", "expected_json")):
+            with open(os.path.join(REFERENCE, c[key]), "rb") as f:
+                want = f.read()
+            case(sc, f"pairs: reference {c['name']} as {fmt}", c["terms"], paths,
+                 options + ["--format", fmt], ["--partitions", str(len(paths))], want)
 
 
 def first_copy_wins(sc):

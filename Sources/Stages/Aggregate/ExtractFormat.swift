@@ -18,6 +18,18 @@
 /// Counts are added as they are, never deduplicated: they must be the final
 /// counts of tweets read nowhere else in the same input.
 ///
+/// A third sibling carries the counts of `smashtag pairs` (SPEC §12.5), for
+/// the same kind of producer, read by `aggregate --pairs` only:
+///
+///     H  smashtag-pairs  1  TERM...              header: format, version, the terms in order
+///     N  TERM  TWEETS                            TWEETS distinct tweets matched TERM
+///     C  TERM  MENTION  COUNT                    MENTION is on COUNT of them (a node's count)
+///     P  TERM  SOURCE  TARGET  WEIGHT            SOURCE and TARGET are both on WEIGHT of them
+///
+/// A producer may leave out the pairs under the `--min-count` it is asked
+/// for, and the mentions counted fewer times too (a pair weighs no more than
+/// either of its mentions' counts).
+///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
 /// A tweet's lines for one term are consecutive, and they are one copy of
@@ -31,6 +43,8 @@ public enum ExtractFormat {
     public static let magic = "smashtag-extract"
     /// The counts format's name; its version is `version` too.
     public static let countsMagic = "smashtag-counts"
+    /// The pair counts format's name; its version is `version` too.
+    public static let pairsMagic = "smashtag-pairs"
 
     public static func header(_ terms: [Term]) -> String {
         (["H", magic, String(version)] + terms.map { escape($0.description) }).joined(separator: "\t") + "\n"
@@ -122,19 +136,30 @@ public final class ExtractWriter: ExtractionSink {
     }
 }
 
-/// Reads extract lines into an `Aggregator`: the other half of the format.
+/// Reads extract lines into an `Aggregator` (or, for `aggregate --pairs`,
+/// a `PairAggregator`): the other half of the format.
 public final class ExtractReader: RecordHandler {
     /// Terms of the first header, in order; nil before it.
     public private(set) var terms: [Term]?
     public private(set) var aggregator: Aggregator?
+    /// With `pairs`: what the lines add up to, instead of `aggregator`.
+    public private(set) var pairAggregator: PairAggregator?
+    /// Whether pairs are counted (`aggregate --pairs`).
+    public let pairs: Bool
     public private(set) var problems: [InputProblem] = []
     public private(set) var records = 0
     private var termIndex: [String: Int] = [:]
+    /// After a header of the wrong kind for this reader (counts under
+    /// `--pairs`, pair counts without), its lines are passed over.
+    private var refusedHeader = false
     private var current: (term: Int, id: UInt64)?
     private var mentions: [String] = []
     private let control: RunControl
 
-    public init(control: RunControl) { self.control = control }
+    public init(control: RunControl, pairs: Bool = false) {
+        self.control = control
+        self.pairs = pairs
+    }
 
     public var shouldStop: Bool { control.isStopped }
 
@@ -152,12 +177,23 @@ public final class ExtractReader: RecordHandler {
         func bad(_ why: String) {
             problem(InputProblem(.notATweet, origin: origin, line: line, reason: "not an extract line: \(why)"))
         }
+        if refusedHeader && fields.first != "H" { return }
         switch fields.first {
         case "H":
             // Another extract's output starts: its first tweet is a copy of its own.
             finishTweet()
-            guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) || fields[1] == Substring(ExtractFormat.countsMagic) else {
-                return bad("a header names smashtag-extract or smashtag-counts")
+            guard fields.count >= 3, fields[1] == Substring(ExtractFormat.magic) || fields[1] == Substring(ExtractFormat.countsMagic)
+                    || fields[1] == Substring(ExtractFormat.pairsMagic) else {
+                return bad("a header names smashtag-extract, smashtag-counts or smashtag-pairs")
+            }
+            refusedHeader = false
+            if pairs && fields[1] == Substring(ExtractFormat.countsMagic) {
+                refusedHeader = true
+                return bad("smashtag-counts lines carry no pairs: aggregate them without --pairs (their lines are passed over)")
+            }
+            if !pairs && fields[1] == Substring(ExtractFormat.pairsMagic) {
+                refusedHeader = true
+                return bad("smashtag-pairs lines are pair counts: aggregate them with --pairs (their lines are passed over)")
             }
             guard fields[2] == Substring(String(ExtractFormat.version)) else {
                 return bad("format version \(fields[2]); this smashtag reads version \(ExtractFormat.version)")
@@ -176,7 +212,7 @@ public final class ExtractReader: RecordHandler {
                 parsed.append(t)
             }
             terms = parsed
-            aggregator = Aggregator(terms: parsed)
+            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed) }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
@@ -197,7 +233,7 @@ public final class ExtractReader: RecordHandler {
                 mentions.append(m)
             }
         case "N", "C":
-            guard let aggregator else { return bad("a count line before any header") }
+            guard terms != nil else { return bad("a count line before any header") }
             let isC = fields[0] == "C"
             guard fields.count == (isC ? 4 : 3) else { return bad("expected \(isC ? 4 : 3) fields") }
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
@@ -209,18 +245,38 @@ public final class ExtractReader: RecordHandler {
                 guard let m = ExtractFormat.unescape(fields[2]), m.hasPrefix("#") || m.hasPrefix("@") else {
                     return bad("a mention without # or @")
                 }
-                aggregator.add(counted: count, term: t, mention: m)
+                aggregator?.add(counted: count, term: t, mention: m)
+                pairAggregator?.add(counted: count, term: t, mention: m)
             } else {
-                aggregator.add(counted: count, term: t)
+                aggregator?.add(counted: count, term: t)
+                pairAggregator?.add(counted: count, term: t)
             }
+        case "P":
+            guard terms != nil else { return bad("a pair line before any header") }
+            guard let pairAggregator else { return bad("a pair line: aggregate pair counts with --pairs") }
+            guard fields.count == 5 else { return bad("expected 5 fields") }
+            guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
+                return bad("a term that is not in the header")
+            }
+            guard let weight = Int(fields[4]), weight >= 0 else { return bad("a weight that is not a whole number") }
+            guard let a = ExtractFormat.unescape(fields[2]), let b = ExtractFormat.unescape(fields[3]),
+                  a.hasPrefix("#") || a.hasPrefix("@"), b.hasPrefix("#") || b.hasPrefix("@") else {
+                return bad("a mention without # or @")
+            }
+            guard a != b else { return bad("a pair of one mention with itself") }
+            finishTweet()
+            pairAggregator.add(counted: weight, term: t, pair: a, b)
         default:
-            bad("it starts with neither H, M, T, N nor C")
+            bad("it starts with neither H, M, T, N, C nor P")
         }
     }
 
     /// Counts the tweet being read; call at the end of input too.
     public func finishTweet() {
-        if let c = current { aggregator?.add(tweet: c.id, term: c.term, mentions: mentions) }
+        if let c = current {
+            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
+            pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
+        }
         current = nil
         mentions.removeAll(keepingCapacity: true)
     }

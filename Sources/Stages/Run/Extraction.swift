@@ -34,6 +34,18 @@ public protocol ExtractionSink: AnyObject {
 
 extension Aggregator: ExtractionSink {}
 
+/// A sink that does part of its work on the workers, in parallel, before
+/// the ordered merge (`PairAggregator` counts pairs there): what depends on
+/// input order stays in `add`, what is a plain sum moves to `prepare`.
+public protocol ParallelExtractionSink: ExtractionSink, Sendable {
+    /// Called once, before the workers start.
+    func begin(workers: Int)
+    /// Called by worker `worker` (in `0..<workers`) with each extraction it
+    /// made, before that extraction reaches `add`; concurrently for
+    /// different workers, never twice at once for one.
+    func prepare(_ e: Extraction, worker: Int)
+}
+
 /// The report's consumer on a worker: matches each tweet against the terms
 /// and keeps the matching ones, with their mentions, in an `Extraction`.
 /// Its screen lets the scanner drop most tweets before anything is interned.
@@ -61,11 +73,15 @@ final class MatchCollector: TweetConsumer {
     /// A piece leaves at a unit's or batch's end; matches are few.
     var isFull: Bool { false }
 
+    /// Work a `ParallelExtractionSink` does on this worker with each piece.
+    var prepare: ((Extraction) -> Void)?
+
     func finish() -> Extraction {
         defer {
             result = Extraction()
             keys.reset()
         }
+        prepare?(result)
         return result
     }
 }

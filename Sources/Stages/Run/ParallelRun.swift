@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A report's or `extract`'s run: the `ScanEngine` with the report's
 /// consumer on every worker (`MatchCollector`: screen, extract, match), and
 /// each piece's matches handed in input order to `sink` (the `Aggregator`,
@@ -32,9 +34,25 @@ public struct ParallelRun {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
         let terms = self.terms
-        engine.run(units, control: control, ledger: ledger, consumer: { MatchCollector(terms: terms, table: $0) }) { piece in
+        let parallel = sink as? ParallelExtractionSink
+        parallel?.begin(workers: jobs)
+        let workers = WorkerNumbers()
+        engine.run(units, control: control, ledger: ledger, consumer: { table in
+            let collector = MatchCollector(terms: terms, table: table)
+            if let parallel {
+                let worker = workers.next()
+                collector.prepare = { parallel.prepare($0, worker: worker) }
+            }
+            return collector
+        }) { piece in
             sink.add(piece.part)
         }
         return ledger
     }
+}
+
+/// Numbers the workers' consumers 0, 1, … as the workers make them.
+private final class WorkerNumbers: Sendable {
+    private let count = Atomic<Int>(0)
+    func next() -> Int { count.wrappingAdd(1, ordering: .relaxed).oldValue }
 }

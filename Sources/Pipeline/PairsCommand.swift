@@ -1,0 +1,172 @@
+import Foundation
+import Stages
+
+/// `smashtag pairs` (SPEC §12.5): which mentions go together among the
+/// tweets matching each term. Reads as `report` does (the same run, terms,
+/// inputs, dedup and store), counting pairs instead of mentions.
+struct PairsCommand {
+    var terms: [Term] = []
+    var paths: [String] = []
+    var format: PairFormat?
+    var minCount = 2
+    var top: Int?
+    var withoutTerm = false
+    /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
+    var input = InputOptions()
+    var quiet = false
+    var progress = ProgressDisplay.Mode.auto
+    var statsPath: String?
+    var store: String?
+    var wait = 5.0
+
+    static let usageLine = "usage: smashtag pairs TERM [PATH...] [options]"
+
+    static let options = ["--help", "--term", "--format", "--min-count", "--top", "--without-term", "--jobs", "--max-record",
+                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
+                          "--mentions-from", "--id-column", "--text-column", "--author-column"]
+
+    /// Parses the arguments after `pairs`.
+    ///
+    /// - Throws: `UsageError` for anything that is not a valid invocation.
+    init(arguments: [String]) throws(UsageError) {
+        var a = ArgumentReader(arguments)
+        var termFlags: [String] = []
+        while let name = try a.nextOption() {
+            if try input.parse(name, &a) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(Usage.pairs)
+            case "-t", "--term": termFlags.append(try a.value())
+            case "--format": format = try Self.format(try a.value())
+            case "--min-count": minCount = try a.number(min: 1)
+            case "--top": top = try a.number(min: 1)
+            case "--without-term": withoutTerm = true
+            case "-q", "--quiet": quiet = true
+            case "--progress":
+                let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
+                guard let m = ProgressDisplay.Mode(rawValue: v), m != .auto else {
+                    throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
+                }
+                progress = m
+            case "--stats": statsPath = try a.value()
+            case "--store": store = try a.value()
+            case "--wait": wait = try StoreOptions.seconds(try a.value())
+            case "--by", "--columns":
+                throw UsageError("\(name) does not apply to pairs: a pair has one weight over the whole input "
+                                 + "(SPEC §12.5); use `smashtag report \(name) ...` for mentions")
+            default:
+                throw UsageError.unknownOption(name, known: Self.options)
+            }
+        }
+        var positional = a.positional
+        if let store {
+            if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
+                throw UsageError("--store reads pairs from the store alone, and '\(path)' is a path: ingest it first "
+                                 + "(smashtag ingest \(path) --store \(store)), then ask without paths")
+            }
+            termFlags += positional
+            positional = []
+        }
+        terms = try Terms.parse(flags: termFlags, positional: &positional, command: "pairs")
+        try Self.checkGraph(format, terms: terms)
+        if store == nil && positional.isEmpty,
+           let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
+            store = env
+        }
+        paths = positional.isEmpty ? ["-"] : positional
+    }
+
+    static func format(_ v: String) throws(UsageError) -> PairFormat {
+        guard let f = PairFormat(rawValue: v) else {
+            throw UsageError("--format must be csv, json, ndjson, gexf or table, not '\(v)'")
+        }
+        return f
+    }
+
+    /// A GEXF document holds one graph: one term (a choice, written in the README).
+    static func checkGraph(_ format: PairFormat?, terms: [Term]) throws(UsageError) {
+        guard format == .gexf, terms.count > 1 else { return }
+        throw UsageError("--format gexf writes one graph, for one term, and \(terms.count) terms were given "
+                         + "(\(terms.map(\.description).joined(separator: " "))): run once per term, "
+                         + "or use csv, json or ndjson for several")
+    }
+
+    /// Writes the pairs in the chosen format.
+    ///
+    /// - Returns: nil when written; else the exit status to end with: 0 when
+    ///   stdout went away (a closed pipe ends the run quietly), 1 when the
+    ///   GEXF could not be made.
+    static func write(_ pairs: [TermPairs], format: PairFormat?) -> Int32? {
+        let format = format ?? (isatty(1) == 1 ? .table : .csv)
+        let text: String
+        do {
+            text = try PairWriter.render(pairs, as: format, width: Console.terminalWidth(),
+                                         color: format == .table && Console.wantsColor(fd: 1))
+        } catch {
+            Console.writeStderr("smashtag: \(error)\n")
+            return 1
+        }
+        return Console.writeStdout(text) ? nil : 0
+    }
+
+    /// Runs the count; returns the exit status.
+    func run() -> Int32 {
+        let started = DispatchTime.now()
+        if let store { return pairsFromStore(store, started: started) }
+        let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
+        let control = RunControl(strict: input.strict)
+        let console = Console(quiet: quiet)
+        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
+        console.noteStandardInput(paths)
+        let interrupts = InterruptHandler(control: control)
+        let mode: ProgressDisplay.Mode = quiet ? .off
+            : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress
+        let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
+        let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
+        display.start()
+        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
+                              extractor: input.extractor, csvColumns: input.csvColumns)
+        if let b = InputOptions.batchBytes { run.batchBytes = b }
+        let aggregator = PairAggregator(terms: terms)
+        let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
+        display.finish()
+        if let code = interrupts.exitStatus() { return code }
+        interrupts.cancel()
+        if input.strict, let p = control.stoppingProblem {
+            console.warn(p.description)
+            console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
+            return 1
+        }
+        let pairs = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
+        if let status = Self.write(pairs, format: format) { return status }
+
+        console.reportProblems(ledger)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        var summary = RunSummary(ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
+        summary.matched = pairs.map { ($0.term.description, $0.tweets) }
+        if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
+            Console.writeStderr(summary.text)
+        }
+        if let statsPath { console.writeStats(summary, to: statsPath) }
+        return ledger.nothingRead ? 1 : 0
+    }
+
+    /// `pairs --store`: the same pairs, from the store alone.
+    func pairsFromStore(_ path: String, started: DispatchTime) -> Int32 {
+        do {
+            let store = try Store(path: path, access: .read, wait: wait)
+            let pairs = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm)
+            if let status = Self.write(pairs, format: format) { return status }
+            if !quiet {
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
+                                    + pairs.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                                    + String(format: "; %.2f s\n", elapsed))
+            }
+            return 0
+        } catch let error as StoreError {
+            return storeFailure(error)
+        } catch {
+            return usageFailure(UsageError("\(error)"), usageLine: "usage: smashtag pairs TERM... --store FILE [options]")
+        }
+    }
+}

@@ -1,0 +1,244 @@
+/// Co-occurrence (SPEC §12.5): among the distinct tweets matching each term,
+/// how many carry each unordered pair of distinct mentions.
+///
+/// A sink of the ordered merge, like `Aggregator`, and fed the same
+/// `Extraction`s (the per-tweet matched records), so whatever narrows the
+/// tweets before them (the filters of §12.2) narrows the pairs too.
+///
+///     worker w: Extraction ─▶ prepare ─▶ pair table of worker w   (every copy, in parallel)
+///     merge:    Extraction ─▶ add ─▶ dedup on (tweet id, term) ─┬─ first copy: tweet and mention counts
+///                                                              └─ later copy: its pairs subtracted
+///     after the barrier: worker tables + subtractions ─▶ one table per term ─▶ `TermPairs`
+///
+/// **Dedup and per-worker tables.** Which copy of a tweet counts is decided
+/// in input order, so only the merge can decide it; counting pairs is a sum,
+/// so any thread can do it. Each worker therefore counts the pairs of every
+/// copy it extracted into its own table, with no lock, and the merge, when it
+/// drops a later copy of a (tweet, term), adds that copy's pairs to a table
+/// of subtractions. Tables and subtractions add up to the pairs of first
+/// copies only — exact, whatever the number of workers, and the merge's own
+/// work per kept tweet is the report's (one dedup insert, one count per
+/// mention). Duplicates are rare, so the subtractions stay small.
+///
+/// Without `begin(workers:)` (a run that does not call `prepare`: extract
+/// lines, tests), `add` counts the pairs itself, in the merge.
+///
+/// - Complexity: time O(Σ mentions²) per matching tweet and term; memory
+///   O(distinct (tweet, term)) for dedup (as `Aggregator`) plus, per worker,
+///   O(distinct pairs per term) at about 20 bytes a pair (a `UInt64` key and
+///   an `Int32` weight in a `Dictionary` at its load factor); the worker
+///   tables are folded into one after the run, one at a time.
+public final class PairAggregator: @unchecked Sendable {
+    // @unchecked: `workerTables[w]` is touched only by worker w while the run
+    // lasts (`prepare`), everything else only under the merge lock (`add`)
+    // or after the barrier.
+    public let terms: [Term]
+    private var seen: [Set<UInt64>]
+    private var tweetCounts: [Int]
+    /// Per term: mention (global id) → distinct tweets carrying it, as in the report.
+    private var mentionCounts: [[Int32: Int]]
+    /// Per term: pair (global ids) → weight counted in the merge, or subtracted there.
+    private var merged: [[UInt64: Int32]]
+    private var keys: [String] = []
+    private var keyIDs: [String: Int32] = [:]
+    private var workerTables: [PairTable] = []
+    /// (tweet, term) copies dropped because the tweet had been counted already.
+    public private(set) var duplicates = 0
+
+    public init(terms: [Term]) {
+        self.terms = terms
+        seen = Array(repeating: [], count: terms.count)
+        tweetCounts = Array(repeating: 0, count: terms.count)
+        mentionCounts = Array(repeating: [:], count: terms.count)
+        merged = Array(repeating: [:], count: terms.count)
+    }
+
+    /// Distinct matching tweets of term `t` so far.
+    public func tweets(term t: Int) -> Int { tweetCounts[t] }
+
+    // MARK: From a parallel run
+
+    /// Makes one pair table per worker; `prepare` fills them.
+    public func begin(workers: Int) {
+        workerTables = (0..<max(1, workers)).map { _ in PairTable(terms: terms.count) }
+    }
+
+    /// Counts the pairs of every copy in `e` into worker `worker`'s table.
+    /// Called by that worker alone, before `e` is merged.
+    public func prepare(_ e: Extraction, worker: Int) {
+        workerTables[worker].count(e)
+    }
+
+    /// Merges one unit's matches in input order: dedup, tweet and mention
+    /// counts; the pairs of a dropped copy are subtracted (the worker counted
+    /// them), or, without workers, the pairs of a kept copy are counted here.
+    public func add(_ e: Extraction) {
+        let global = e.keys.map(globalID)
+        let workersCount = !workerTables.isEmpty
+        var ids: [Int32] = []
+        for i in 0..<e.tweetIDs.count {
+            var mask = e.termMasks[i]
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                let kept = seen[t].insert(e.tweetIDs[i]).inserted
+                if kept {
+                    tweetCounts[t] += 1
+                    for m in e.mentions(of: i) { mentionCounts[t][global[Int(m)], default: 0] += 1 }
+                } else {
+                    duplicates += 1
+                }
+                // Counted by a worker and dropped here, or kept and counted by no worker.
+                guard kept != workersCount else { continue }
+                ids.removeAll(keepingCapacity: true)
+                for m in e.mentions(of: i) { ids.append(global[Int(m)]) }
+                PairTable.addPairs(of: ids, by: kept ? 1 : -1, to: &merged[t])
+            }
+        }
+    }
+
+    // MARK: From extract lines and counts
+
+    /// Adds one tweet for one term with its mentions (signed, normalised keys).
+    ///
+    /// - Returns: whether it counted (false for a duplicate).
+    @discardableResult
+    public func add(tweet id: UInt64, term t: Int, mentions: [String]) -> Bool {
+        guard seen[t].insert(id).inserted else { duplicates += 1; return false }
+        tweetCounts[t] += 1
+        var ids: [Int32] = []
+        for key in mentions {
+            let g = globalID(key)
+            if !ids.contains(g) {
+                ids.append(g)
+                mentionCounts[t][g, default: 0] += 1
+            }
+        }
+        PairTable.addPairs(of: ids, by: 1, to: &merged[t])
+        return true
+    }
+
+    /// Adds `count` distinct tweets to a term's tweet count, deduplicated elsewhere.
+    public func add(counted count: Int, term t: Int) { tweetCounts[t] += count }
+
+    /// Adds `count` distinct tweets carrying `mention`, deduplicated elsewhere.
+    public func add(counted count: Int, term t: Int, mention: String) {
+        mentionCounts[t][globalID(mention), default: 0] += count
+    }
+
+    /// Adds `weight` distinct tweets carrying both mentions, deduplicated elsewhere.
+    public func add(counted weight: Int, term t: Int, pair a: String, _ b: String) {
+        let (x, y) = (globalID(a), globalID(b))
+        guard x != y else { return }
+        merged[t][PairTable.key(x, y), default: 0] += Int32(clamping: weight)
+    }
+
+    private func globalID(_ key: String) -> Int32 {
+        if let id = keyIDs[key] { return id }
+        let id = Int32(keys.count)
+        keys.append(key)
+        keyIDs[key] = id
+        return id
+    }
+
+    // MARK: Results
+
+    /// Folds the worker tables into the merged ones (after the run; once).
+    private func foldWorkerTables() {
+        for w in workerTables.indices {
+            let table = workerTables[w]
+            let global = table.keys.map(globalID)
+            for t in terms.indices {
+                for (key, weight) in table.weights[t] {
+                    let (a, b) = PairTable.split(key)
+                    merged[t][PairTable.key(global[Int(a)], global[Int(b)]), default: 0] += weight
+                }
+                table.weights[t] = [:]
+            }
+        }
+        workerTables = []
+    }
+
+    /// The pairs of every term, in the order the terms were given.
+    ///
+    /// - Parameters:
+    ///   - minCount: pairs of lower weight are left out.
+    ///   - top: keep at most this many pairs per term, the heaviest.
+    ///   - withoutTerm: leave out pairs holding the term's own mention.
+    public func pairs(minCount: Int, top: Int?, withoutTerm: Bool) -> [TermPairs] {
+        foldWorkerTables()
+        return terms.indices.map { t in
+            let counts = mentionCounts[t]
+            return TermPairs(term: terms[t], tweets: tweetCounts[t], keys: keys,
+                             weights: merged[t].lazy.map { key, weight in
+                                 let (a, b) = PairTable.split(key)
+                                 return (Int(a), Int(b), Int(weight))
+                             },
+                             count: { counts[Int32($0)] ?? 0 },
+                             minCount: minCount, top: top, withoutTerm: withoutTerm)
+        }
+    }
+}
+
+/// One worker's pair weights per term, keyed by the worker's own mention ids.
+final class PairTable {
+    private(set) var keys: [String] = []
+    private var ids: [String: Int32] = [:]
+    var weights: [[UInt64: Int32]]
+    private var local: [Int32] = []
+    private var tweet: [Int32] = []
+
+    init(terms: Int) { weights = Array(repeating: [:], count: terms) }
+
+    /// Counts the pairs of every matching tweet of `e`, for every term it matched.
+    func count(_ e: Extraction) {
+        local.removeAll(keepingCapacity: true)
+        for key in e.keys {
+            if let id = ids[key] {
+                local.append(id)
+            } else {
+                let id = Int32(keys.count)
+                keys.append(key)
+                ids[key] = id
+                local.append(id)
+            }
+        }
+        for i in 0..<e.tweetIDs.count {
+            let mentions = e.mentions(of: i)
+            guard mentions.count >= 2 else { continue }
+            tweet.removeAll(keepingCapacity: true)
+            for m in mentions { tweet.append(local[Int(m)]) }
+            var mask = e.termMasks[i]
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                PairTable.addPairs(of: tweet, by: 1, to: &weights[t])
+            }
+        }
+    }
+
+    /// Adds `delta` to the weight of every unordered pair of `ids` (distinct ids).
+    @inline(__always)
+    static func addPairs(of ids: [Int32], by delta: Int32, to table: inout [UInt64: Int32]) {
+        guard ids.count >= 2 else { return }
+        for a in 0..<(ids.count - 1) {
+            for b in (a + 1)..<ids.count {
+                table[key(ids[a], ids[b]), default: 0] &+= delta
+            }
+        }
+    }
+
+    /// The key of an unordered pair: the smaller id in the high half.
+    @inline(__always)
+    static func key(_ a: Int32, _ b: Int32) -> UInt64 {
+        let (lo, hi) = a < b ? (a, b) : (b, a)
+        return UInt64(UInt32(bitPattern: lo)) << 32 | UInt64(UInt32(bitPattern: hi))
+    }
+
+    @inline(__always)
+    static func split(_ key: UInt64) -> (Int32, Int32) {
+        (Int32(bitPattern: UInt32(truncatingIfNeeded: key >> 32)), Int32(bitPattern: UInt32(truncatingIfNeeded: key)))
+    }
+}
+
+extension PairAggregator: ParallelExtractionSink {}

@@ -1,0 +1,93 @@
+/// One row of `smashtag pairs`: two distinct mentions and how many of a
+/// term's distinct matching tweets carry both.
+public struct MentionPair: Equatable, Sendable {
+    /// The mention that sorts first in UTF-8 bytes (`#x` before `@x`).
+    public var source: String
+    public var target: String
+    public var weight: Int
+
+    public init(source: String, target: String, weight: Int) {
+        self.source = source
+        self.target = target
+        self.weight = weight
+    }
+}
+
+/// The pairs of one term (SPEC §12.5), with what a graph of them needs.
+public struct TermPairs: Equatable, Sendable {
+    public var term: Term
+    /// Distinct matching tweets.
+    public var tweets: Int
+    /// After `--min-count`, `--without-term` and `--top`, by weight (heaviest
+    /// first), then source, then target in ascending UTF-8 bytes.
+    public var pairs: [MentionPair]
+    /// The mentions of `pairs`, each once, in ascending UTF-8 bytes, with its
+    /// count among the term's matching tweets (the report's count, SPEC §7).
+    public var nodes: [(mention: String, count: Int)]
+
+    public static func == (a: TermPairs, b: TermPairs) -> Bool {
+        a.term == b.term && a.tweets == b.tweets && a.pairs == b.pairs
+            && a.nodes.map(\.mention) == b.nodes.map(\.mention) && a.nodes.map(\.count) == b.nodes.map(\.count)
+    }
+
+    /// The mention a pair must not hold under `--without-term`: `#tag` and
+    /// `@name` terms have one; `from:`, word and `*` terms none.
+    public static func ownMention(of term: Term) -> String? {
+        switch term.kind {
+        case .hashtag: return "#" + term.key
+        case .user: return "@" + term.key
+        case .author, .word, .all: return nil
+        }
+    }
+
+    /// The pairs of a term from its weights, however they were counted
+    /// (a run over dumps, the store, extract lines).
+    ///
+    /// Rows are sorted on integers: the mentions in rows get ranks in UTF-8
+    /// byte order first (one sort of the distinct mentions), so a big
+    /// table is not sorted by comparing strings, and strings are made for
+    /// the rows kept (after `top`) alone.
+    ///
+    /// - Parameters:
+    ///   - keys: the signed keys the ids of `weights` and `count` stand for.
+    ///   - weights: every pair of distinct mention ids (either order) with
+    ///     its weight; pairs under `minCount` may be in it or not.
+    ///   - count: a mention's count among the term's matching tweets.
+    /// - Complexity: O(p log p) for the p pairs of `minCount` or more, plus
+    ///   O(keys) for the ranks' table.
+    init<Weights: Sequence>(term: Term, tweets: Int, keys: [String], weights: Weights, count: (Int) -> Int,
+                            minCount: Int, top: Int?, withoutTerm: Bool)
+    where Weights.Element == (Int, Int, Int) {
+        let own = (withoutTerm ? TermPairs.ownMention(of: term) : nil).flatMap { o in keys.firstIndex(of: o) } ?? -1
+        var rows: [(weight: Int, a: Int, b: Int)] = []
+        var rank = [Int32](repeating: -1, count: keys.count)
+        for (a, b, weight) in weights where weight >= minCount && a != own && b != own && a != b {
+            rows.append((weight, a, b))
+            rank[a] = 0
+            rank[b] = 0
+        }
+        var used = keys.indices.filter { rank[$0] == 0 }
+        used.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        for (r, id) in used.enumerated() { rank[id] = Int32(r) }
+        // Each row as (weight, source rank, target rank).
+        var ranked = rows.map { row -> (weight: Int, s: Int32, t: Int32) in
+            let (x, y) = (rank[row.a], rank[row.b])
+            return (row.weight, min(x, y), max(x, y))
+        }
+        ranked.sort { l, r in
+            if l.weight != r.weight { return l.weight > r.weight }
+            if l.s != r.s { return l.s < r.s }
+            return l.t < r.t
+        }
+        if let top, ranked.count > top { ranked.removeSubrange(top...) }
+        var inRows = [Bool](repeating: false, count: used.count)
+        for row in ranked {
+            inRows[Int(row.s)] = true
+            inRows[Int(row.t)] = true
+        }
+        self.term = term
+        self.tweets = tweets
+        pairs = ranked.map { MentionPair(source: keys[used[Int($0.s)]], target: keys[used[Int($0.t)]], weight: $0.weight) }
+        nodes = used.indices.filter { inRows[$0] }.map { (keys[used[$0]], count(used[$0])) }
+    }
+}

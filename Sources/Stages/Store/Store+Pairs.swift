@@ -1,0 +1,124 @@
+/// `smashtag pairs --store` (SPEC §12.5): the pairs of terms from the store
+/// alone, byte for byte those of a stateless run over the same dumps (the
+/// store holds each tweet once, with the mention set a run extracts).
+///
+///     tweet          1:author,text  2:…  3:…         ─┐ merged on tweet id
+///     tweet_mention  (1,#a) (1,@b) (2,#a) …          ─┘ (both in id order)
+///                              ▼
+///     per term: matching tweets, count per mention, weight per pair of mention ids
+extension Store {
+    /// The pairs of `terms`, in the order given, from one read transaction.
+    ///
+    /// - Throws: `TermNeedsText` for a word term on a store without text;
+    ///   `StoreError`.
+    /// - Complexity: one pass over the tweets and their links; memory
+    ///   O(terms × (distinct mentions + distinct pairs)).
+    public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool) throws -> [TermPairs] {
+        if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
+            throw TermNeedsText(term: word)
+        }
+        try db.beginRead()
+        defer { db.endRead() }
+        var targets: [StoredTerm] = []
+        for term in terms {
+            targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
+        }
+        let tallies = try PairScan(targets).run(db)
+        var wanted = Set<Int64>()
+        for tally in tallies {
+            for (key, weight) in tally.weights where weight >= minCount {
+                let (a, b) = PairScan.split(key)
+                wanted.insert(a)
+                wanted.insert(b)
+            }
+        }
+        // The keys of the pairs' mentions, and each store id's index among them.
+        let stored = try mentionKeys(for: Array(wanted))
+        let ids = Array(stored.keys)
+        let keys = ids.map { stored[$0]! }
+        var index: [Int64: Int] = [:]
+        for (i, id) in ids.enumerated() { index[id] = i }
+        return zip(terms, tallies).map { term, tally in
+            let weights = tally.weights.lazy.compactMap { key, weight -> (Int, Int, Int)? in
+                guard weight >= minCount else { return nil }
+                let (a, b) = PairScan.split(key)
+                guard let x = index[a], let y = index[b] else { return nil }
+                return (x, y, Int(weight))
+            }
+            return TermPairs(term: term, tweets: tally.tweets, keys: keys, weights: weights,
+                             count: { tally.mentions[ids[$0]] ?? 0 },
+                             minCount: minCount, top: top, withoutTerm: withoutTerm)
+        }
+    }
+}
+
+/// One pass over the stored tweets in id order, with their links beside
+/// them, counting for each term its tweets, its mentions and its pairs of
+/// mention ids.
+struct PairScan {
+    struct Tally {
+        var tweets = 0
+        var mentions: [Int64: Int] = [:]
+        /// Pair of mention ids (`key`) → weight.
+        var weights: [UInt64: Int32] = [:]
+    }
+
+    var targets: [StoredTerm]
+
+    init(_ targets: [StoredTerm]) { self.targets = targets }
+
+    private var needsText: Bool { targets.contains { $0.term.kind == .word } }
+
+    /// The key of an unordered pair of mention ids (each below 2³²: a
+    /// store's ids count up from 1).
+    static func key(_ a: Int64, _ b: Int64) -> UInt64 {
+        let (lo, hi) = a < b ? (a, b) : (b, a)
+        return UInt64(truncatingIfNeeded: lo) << 32 | UInt64(truncatingIfNeeded: hi) & 0xFFFF_FFFF
+    }
+
+    static func split(_ key: UInt64) -> (Int64, Int64) { (Int64(key >> 32), Int64(key & 0xFFFF_FFFF)) }
+
+    func run(_ db: Database) throws(StoreError) -> [Tally] {
+        var tallies = Array(repeating: Tally(), count: targets.count)
+        if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
+            throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
+        }
+        let links = try db.statement("SELECT tweet, mention FROM tweet_mention")
+        defer { links.done() }
+        var linkReady = try links.step()
+        var link = (tweet: Int64(0), mention: Int64(0))
+        if linkReady { link = (links.int64(0), links.int64(1)) }
+        let tweets = try db.statement(needsText ? "SELECT id, author, text FROM tweet" : "SELECT id, author, NULL FROM tweet")
+        defer { tweets.done() }
+        var set: [Int64] = []
+        while try tweets.step() {
+            let id = tweets.int64(0)
+            set.removeAll(keepingCapacity: true)
+            while linkReady && link.tweet < id {
+                linkReady = try links.step()
+                if linkReady { link = (links.int64(0), links.int64(1)) }
+            }
+            while linkReady && link.tweet == id {
+                set.append(link.mention)
+                linkReady = try links.step()
+                if linkReady { link = (links.int64(0), links.int64(1)) }
+            }
+            let author = tweets.optionalInt64(1)
+            var prepared: [Unicode.Scalar]?
+            for (t, target) in targets.enumerated() {
+                let hit = target.matches(carries: set.contains, author: author) {
+                    if prepared == nil, let text = tweets.text(2) { prepared = WordMatch.prepare(text) }
+                    return prepared
+                }
+                guard hit else { continue }
+                tallies[t].tweets += 1
+                for m in set { tallies[t].mentions[m, default: 0] += 1 }
+                guard set.count >= 2 else { continue }
+                for a in 0..<(set.count - 1) {
+                    for b in (a + 1)..<set.count { tallies[t].weights[PairScan.key(set[a], set[b]), default: 0] += 1 }
+                }
+            }
+        }
+        return tallies
+    }
+}
