@@ -5,8 +5,12 @@ import Stages
 struct Console {
     var quiet: Bool
 
+    /// One line on stderr. Names from the data (files, members, hashtags)
+    /// may hold anything: control and bidirectional characters are shown
+    /// escaped (`VisibleText`), so a name cannot clear the screen or
+    /// overwrite a line.
     func warn(_ message: String) {
-        Console.writeStderr("smashtag: \(message)\n")
+        Console.writeStderr("smashtag: \(VisibleText.escaped(message))\n")
     }
 
     /// Names the paths a plan could not take (missing, unreadable, a loop);
@@ -46,10 +50,10 @@ struct Console {
         for origin in order {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
-            text += "  \(origin): \(count) \(verb(list))\n"
+            text += "  \(VisibleText.escaped(origin.description)): \(count) \(verb(list))\n"
             let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
             for (_, p) in shown {
-                text += "    " + (p.line.map { "line \($0): " } ?? "") + p.reason + "\n"
+                text += "    " + (p.line.map { "line \($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
             if count > shown.count { text += "    … and \(count - shown.count) more\n" }
         }
@@ -60,7 +64,12 @@ struct Console {
     ///
     /// - Returns: false when the reader has gone (EPIPE): the caller ends quietly.
     static func writeStdout(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)
+        writeStdout(Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` to standard output; false when the reader has gone.
+    static func writeStdout(_ bytes: [UInt8]) -> Bool {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }
