@@ -3,6 +3,7 @@
 #   make report TERM=#stanford   report on samples/ (TERM defaults to #stanford)
 #   make test                    every test (unit, end to end, and the Spark job)
 #   make test-fast               the Swift tests only (the inner loop)
+#   make test-people             the workbook, the page and the table read by real readers
 #   make bench                   throughput against DuckDB (release build)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
@@ -26,19 +27,20 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-spark spark-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's and SQLite's headers,
-# pkg-config; and zstd, zip and lz4, which the fault tests use to make damaged
-# fixtures (gzip, bzip2, xz and tar are on every Debian).
+# Install what a clean Debian machine lacks: libarchive's, SQLite's and
+# libxlsxwriter's headers, pkg-config; and zstd, zip and lz4, which the fault
+# tests use to make damaged fixtures (gzip, bzip2, xz and tar are on every Debian).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
+	    || ! pkg-config --exists xlsxwriter \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
+	  echo "installing libarchive-dev, libsqlite3-dev, libxlsxwriter-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev libxlsxwriter-dev pkg-config zstd zip lz4 >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no
@@ -58,11 +60,33 @@ report: deps
 	@$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS_$(CONFIG)) >&2
 	@$(BIN) report '$(REPORT_TERM)' samples/ $(if $(FORMAT),--format $(FORMAT))
 
-test: test-fast test-spark
+test: test-fast test-people test-spark
 
 test-fast: deps
 	$(SWIFT) build
 	$(SWIFT) test --disable-swift-testing
+
+# Reports for people read by real readers (Tests/Readers): the workbook by
+# openpyxl, the page by headless Chromium (Debian's), the table by pyte (a
+# terminal emulator) under a real pseudo-terminal. The Python readers live in
+# a venv under .build/; Chromium is installed where missing. Without them
+# `swift test` skips these tests; here they must run.
+PEOPLE_VENV ?= .build/people-venv
+PEOPLE_PIP   = openpyxl==3.1.5 pyte==0.8.2 pillow==13.0.0
+
+people-readers:
+	@command -v chromium >/dev/null || { \
+	  echo "installing chromium with apt-get" >&2; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@$(PEOPLE_VENV)/bin/python -c 'import openpyxl, pyte, PIL' 2>/dev/null || { \
+	  echo "creating $(PEOPLE_VENV) with $(PEOPLE_PIP) from PyPI" >&2; \
+	  python3 -m venv $(PEOPLE_VENV) && $(PEOPLE_VENV)/bin/pip install -q $(PEOPLE_PIP) >&2; }
+
+test-people: deps people-readers
+	$(SWIFT) build
+	SMASHTAG_READERS_PYTHON=$(abspath $(PEOPLE_VENV))/bin/python SMASHTAG_READERS_REQUIRED=1 \
+	  $(SWIFT) test --disable-swift-testing --filter PeopleReportTests
 
 # The Spark job (contrib/spark) with pyspark from PyPI in a venv under .build/,
 # on Java 17 (Spark 3.5 runs on 8, 11 and 17), in local mode.

@@ -54,6 +54,9 @@ struct ReportOutput {
     /// quietly with 0; a file that cannot be written is named on stderr, exit 1.
     func write(_ document: ReportDocument, console: Console, interrupts: InterruptHandler?) -> Int32? {
         let format = resolved
+        // From here a signal ends the run at once, temporary files removed.
+        interrupts?.writing(path.map { "no report written, \(VisibleText.escaped($0)) is as it was" }
+                            ?? "the report on standard output may be cut short")
         let bytes: [UInt8]
         do {
             bytes = try ReportWriter.bytes(document, as: format, width: Console.terminalWidth(),
@@ -66,10 +69,8 @@ struct ReportOutput {
                 console.warn("a workbook is written to a file only: give -o FILE")
                 return 2
             }
-            interrupts?.writing("the report on standard output may be cut short")
             return Console.writeStdout(bytes) ? nil : 0  // a closed pipe ends the run quietly
         }
-        interrupts?.writing("no report written, \(VisibleText.escaped(path)) is as it was")
         do {
             try OutputFile.write(bytes, to: path, options: .init(refuseTerminal: format.isBinary))
         } catch {
@@ -81,7 +82,7 @@ struct ReportOutput {
     private func failed(_ error: OutputFile.Failure, console: Console, interrupts: InterruptHandler?) -> Int32 {
         if error.interrupted, let code = interrupts?.exitStatus() { return code }
         if error.code == EPIPE { return 0 }
-        console.warn(error.description)
+        Console.writeStderr("smashtag: \(error.description)\n")  // names already shown escaped
         return 1
     }
 }
@@ -95,7 +96,7 @@ func writeStats(_ json: String, to path: String, console: Console, interrupts: I
         return true
     } catch {
         if error.code == EPIPE { return true }
-        console.warn("--stats: \(error.description)")
+        Console.writeStderr("smashtag: --stats: \(error.description)\n")  // names already shown escaped
         return false
     }
 }

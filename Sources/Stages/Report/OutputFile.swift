@@ -13,7 +13,8 @@ import Synchronization
 /// | a regular file with one link | the same, the temporary file given the file's mode (and owner, as root) first |
 /// | a symbolic link | these rules for what it points to; the link stays |
 /// | a regular file with other hard links | written in place (truncated first): every name sees the new contents |
-/// | a FIFO, a character device (`/dev/null`, `/dev/stdout`) | written into as it is, never replaced |
+/// | a FIFO, a character device (`/dev/null`, `/dev/tty`) | written into as it is, never replaced |
+/// | `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` | written to that open descriptor (a `>>` file is appended to) |
 /// | a directory, a socket, a block device | refused |
 ///
 /// A failed write (a full disk, `/dev/full`, an I/O error) throws an error
@@ -31,7 +32,7 @@ public enum OutputFile {
         /// The run was interrupted: nothing was renamed into place.
         public var interrupted = false
 
-        public var description: String { "cannot write \(VisibleText.escaped(path)): \(message)" }
+        public var description: String { VisibleText.escaped("cannot write \(path): \(message)") }
     }
 
     /// What `write` may be asked to refuse.
@@ -48,6 +49,10 @@ public enum OutputFile {
     /// - Complexity: O(n) time; memory: the bytes the caller holds.
     public static func write(_ bytes: [UInt8], to path: String, options: Options = Options()) throws(Failure) {
         let target = try resolve(path)
+        if let fd = target.descriptor {
+            try writeInto(fd, shown: path, options: options, bytes: bytes)
+            return
+        }
         guard let st = target.stat else {
             try replace(target.path, shown: path, mode: nil, bytes: bytes)
             return
@@ -97,6 +102,11 @@ public enum OutputFile {
         }
     }
 
+    /// Undoes `abandonAll()`, for tests that interrupt in-process.
+    static func resumeAfterAbandoning() {
+        pending.withLock { $0.abandoned = false }
+    }
+
     /// The temporary `path` is gone (renamed or removed).
     public static func untrack(_ path: String) {
         _ = pending.withLock { $0.paths.remove(path) }
@@ -105,17 +115,20 @@ public enum OutputFile {
     // MARK: - Steps
 
     /// The path after following symbolic links (at most 40, as the kernel),
-    /// with what is there, or nil when nothing is.
-    static func resolve(_ path: String) throws(Failure) -> (path: String, stat: stat?) {
+    /// with what is there, or nil when nothing is; or the open descriptor a
+    /// name such as `/dev/stdout` stands for (its link's text, `pipe:[…]`,
+    /// names no file).
+    static func resolve(_ path: String) throws(Failure) -> (path: String, stat: stat?, descriptor: Int32?) {
         var current = path
         for _ in 0..<40 {
+            if let fd = descriptor(named: current) { return (current, nil, fd) }
             var st = stat()
             if lstat(current, &st) != 0 {
                 let e = errno
-                if e == ENOENT { return (current, nil) }
+                if e == ENOENT { return (current, nil, nil) }
                 throw failure(path, "cannot look at it", e)
             }
-            guard st.st_mode & S_IFMT == S_IFLNK else { return (current, st) }
+            guard st.st_mode & S_IFMT == S_IFLNK else { return (current, st, nil) }
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n >= 0 else { throw failure(path, "cannot read the link", errno) }
@@ -124,6 +137,28 @@ public enum OutputFile {
             current = link.hasPrefix("/") || folder.isEmpty ? link : folder + "/" + link
         }
         throw Failure(path: path, message: "too many levels of symbolic links", code: ELOOP)
+    }
+
+    /// 1 for `/dev/stdout`, 2 for `/dev/stderr`, N for `/dev/fd/N` and `/proc/self/fd/N`.
+    private static func descriptor(named path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    /// Writes into an open descriptor (`/dev/stdout`), which stays open.
+    private static func writeInto(_ fd: Int32, shown: String, options: Options, bytes: [UInt8]) throws(Failure) {
+        guard fcntl(fd, F_GETFL) >= 0 else { throw failure(shown, "it is not open", errno) }
+        if options.refuseTerminal && isatty(fd) == 1 {
+            throw Failure(path: shown, message: "it is a terminal, and a workbook is not for a terminal")
+        }
+        if let e = writeAll(fd, bytes) { throw failure(shown, "write failed", e) }
     }
 
     /// A temporary file beside `path`, written, synced and renamed over it.
