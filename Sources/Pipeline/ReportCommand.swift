@@ -168,7 +168,8 @@ extension ReportCommand {
     func summaryItems(_ s: RunSummary) -> [ReportDocument.Item] {
         var items: [ReportDocument.Item] = [
             .init("terms", .text(terms.map(\.description).joined(separator: ", "))),
-            .init("inputs", .text(paths.joined(separator: ", "))),
+            .init("inputs", .text(paths.prefix(10).joined(separator: ", ")
+                                  + (paths.count > 10 ? ", … and \(paths.count - 10) more" : ""))),
             .init("files and members read", .number(s.inputs)),
             .init("bytes read", .number(Int(s.bytes))),
             .init("tweets read", .number(s.tweets)),

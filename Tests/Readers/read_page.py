@@ -77,7 +77,7 @@ def chromium(page, work, name, extra):
 
 def main():
     page, work = sys.argv[1], sys.argv[2]
-    width, height = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (390, 1600)
+    width, height = (int(sys.argv[3]), int(sys.argv[4])) if len(sys.argv) > 4 else (390, 2400)
     os.makedirs(work, exist_ok=True)
     dom_text, found = chromium(page, work, "dom", ["--dump-dom"])
     shot = os.path.join(work, "screenshot.png")

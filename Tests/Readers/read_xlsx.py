@@ -14,6 +14,7 @@ import re
 import sys
 
 import openpyxl
+from openpyxl.utils.escape import unescape
 
 
 def cells_of(workbook, ref):
@@ -23,12 +24,16 @@ def cells_of(workbook, ref):
     rows = workbook[sheet][match.group(3).replace("$", "")]
     if not isinstance(rows, tuple):
         rows = ((rows,),)
-    return [cell.value for row in rows for cell in row]
+    return [value(cell.value) for row in rows for cell in row]
 
 
 def value(v):
     if isinstance(v, (datetime.datetime, datetime.date)):
         return v.isoformat()
+    if isinstance(v, str):
+        # Control characters are stored as _xHHHH_ (ECMA-376 ST_Xstring),
+        # which Excel decodes and openpyxl leaves to its caller.
+        return unescape(v)
     return v
 
 

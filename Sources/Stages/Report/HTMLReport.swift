@@ -96,7 +96,7 @@ public struct HTMLReport {
             let bar = max(1.0, barRoom * Double(row.count) / Double(most))
             let shown = VisibleText.escaped(row.mention)
             out += "<g><title>\(Self.escape(shown)): \(TableRenderer.grouped(row.count))</title>"
-            out += "<text class=\"label\" x=\"\(labelWidth)\" y=\"\(y + 15)\" text-anchor=\"end\">\(Self.escape(Self.cut(shown, 24)))</text>"
+            out += "<text class=\"label\" x=\"\(labelWidth)\" y=\"\(y + 15)\" text-anchor=\"end\">\(Self.escape(Self.cut(shown, 22)))</text>"
             out += "<rect class=\"bar\" x=\"\(labelWidth + 8)\" y=\"\(y + 3)\" width=\"\(String(format: "%.1f", bar))\" height=\"\(rowHeight - 6)\"/>"
             out += "<text class=\"value\" x=\"\(String(format: "%.1f", Double(labelWidth + 8) + bar + 6))\" y=\"\(y + 15)\">"
                 + "\(TableRenderer.grouped(row.count))</text></g>\n"
@@ -161,13 +161,17 @@ public struct HTMLReport {
     table { border-collapse: collapse; width: 100%; }
     th, td { padding: .2rem .5rem; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
     td { overflow-wrap: anywhere; }
-    .summary th { width: 14rem; color: var(--muted); font-weight: normal; }
+    .summary th { width: 35%; color: var(--muted); font-weight: normal; }
+    @media (max-width: 32rem) {
+      .summary th, .summary td { display: block; width: auto; }
+      .summary th { border-bottom: 0; padding-bottom: 0; font-size: .85rem; }
+    }
     .charts, .tables { display: grid; grid-template-columns: 1fr; gap: 1rem 2rem; }
     @media (min-width: 52rem) { .charts, .tables { grid-template-columns: 1fr 1fr; } }
     figure { margin: 0; }
     figcaption { font-weight: 600; margin-bottom: .3rem; }
     svg { width: 100%; height: auto; display: block; }
-    svg text { font: 13px system-ui, sans-serif; fill: var(--ink); }
+    svg text { font: 14px system-ui, sans-serif; fill: var(--ink); }
     svg .value { fill: var(--muted); }
     .hashtag .bar { fill: var(--hashtag); }
     .user .bar { fill: var(--user); }

@@ -142,7 +142,10 @@ public struct XLSXReport {
         if row > 1 { try ws.check(worksheet_autofilter(ws.pointer, 0, 0, row - 1, 3), "a filter") }
 
         // The chart's data: the top of each type, one column per type so
-        // that the two types are two series (two colours) of one chart.
+        // that the two types are two series (two colours) of one chart. The
+        // labels are shown as `VisibleText` has them: libxlsxwriter copies
+        // them raw into the chart's cache, where a control character would
+        // make the chart's XML (and so the workbook) unreadable.
         let (hashtags, users) = document.charted(r)
         let charted = hashtags.map { ($0, true) } + users.map { ($0, false) }
         guard !charted.isEmpty else {
@@ -155,9 +158,9 @@ public struct XLSXReport {
         var chartWidth = 10
         for (i, (m, isHashtag)) in charted.enumerated() {
             let r = UInt32(i + 1)
-            try ws.string(r, 5, m.mention, nil)
+            try ws.string(r, 5, VisibleText.escaped(m.mention), nil)
             try ws.number(r, isHashtag ? 6 : 7, Double(m.count), f.count)
-            chartWidth = max(chartWidth, VisibleText.columns(m.mention))
+            chartWidth = max(chartWidth, VisibleText.columns(VisibleText.escaped(m.mention)))
         }
         try ws.width(5, Double(min(40, chartWidth + 2)))
         try ws.width(6, 10)
@@ -177,7 +180,7 @@ public struct XLSXReport {
             var fill = lxw_chart_fill(color: color, none: 0, transparency: 0)
             chart_series_set_fill(series, &fill)
         }
-        chart_title_set_name(chart, "\(term): top \(document.chartTop) hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
+        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top \(document.chartTop) hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
         var titleFont = lxw_chart_font()
         titleFont.size = 12
         titleFont.bold = 1
