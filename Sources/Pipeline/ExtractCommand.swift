@@ -128,7 +128,8 @@ extension ExtractCommand {
 /// exactly as `smashtag report` would.
 struct AggregateCommand {
     var paths: [String] = []
-    var format: ReportFormat?
+    /// `--format` and `-o, --output FILE`, as for `report`.
+    var output = ReportOutput()
     var minCount = 2
     var top: Int?
     var strict = false
@@ -137,17 +138,18 @@ struct AggregateCommand {
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         while let option = a.nextOption() {
+            if try output.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
-            case "--format": format = try a.format()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             default:
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet"])
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict", "--quiet"])
             }
         }
+        try output.check()
         paths = a.positional.isEmpty ? ["-"] : a.positional
     }
 
@@ -164,7 +166,7 @@ struct AggregateCommand {
             reader.finishTweet()
         }
         if let code = interrupts.exitStatus() { return code }
-        interrupts.cancel()
+        defer { interrupts.cancel() }
         if strict, let p = control.stoppingProblem {
             console.warn(p.description)
             return 1
@@ -174,10 +176,15 @@ struct AggregateCommand {
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
-        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
-                                       color: format == .table && Console.wantsColor(fd: 1))
-        guard Console.writeStdout(text) else { return 0 }
+        let summary: [ReportDocument.Item] = [
+            .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
+            .init("extracts", .text(paths.joined(separator: ", "))),
+            .init("options", .text("--min-count \(minCount)" + (top.map { " --top \($0)" } ?? ""))),
+            .init("when", .time(Date())),
+            .init("smashtag", .text(Usage.version)),
+        ]
+        let document = ReportDocument(reports: reports, summary: summary)
+        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)
         return 0

@@ -212,8 +212,10 @@ enum Usage {
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
 
     OPTIONS:
-        --format FORMAT     csv, json, ndjson or table
-                            [default: table on a terminal, csv otherwise]
+        --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
+                            `smashtag report` [default: table on a terminal,
+                            csv otherwise; with -o, from FILE's name]
+        -o, --output FILE   Write the report to FILE, as `smashtag report -o` does
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
         --strict            Stop at the first bad line with exit status 1

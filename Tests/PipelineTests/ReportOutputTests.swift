@@ -200,6 +200,19 @@ final class ReportOutputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp), [])
     }
 
+    /// `extract | aggregate -o FILE` writes what `report -o FILE` writes (SPEC §12).
+    func testAggregateWritesToAFileAsReportDoes() throws {
+        let extract = try Smashtag.run(["extract", "-t", "#stanford", "-t", "@nasa", dozen, "-q"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let path = dir + "/aggregated.csv"
+        let r = try Smashtag.run(["aggregate", "-o", path, "-q"], stdin: Data(extract.stdout.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(contents(path), try csv())
+        let x = try Smashtag.run(["aggregate", "--format", "xlsx"], stdin: Data(extract.stdout.utf8))
+        XCTAssertEqual(x.status, 2, "a workbook needs -o")
+    }
+
     /// A file name holding an escape sequence and a carriage return is shown escaped on stderr.
     func testNamesOnStderrAreShownEscaped() throws {
         let name = dir + "/clear\u{1B}[2J\rmissing.jsonl"
