@@ -152,7 +152,7 @@ public struct XLSXReport {
             try ws.string(1, 5, "No mention was counted --min-count times or more: no chart.", nil)
             return
         }
-        try ws.string(0, 5, "top \(document.chartTop)", f.header)
+        try ws.string(0, 5, "chart (top \(document.chartTop))", f.header)
         try ws.string(0, 6, "hashtags", f.header)
         try ws.string(0, 7, "users", f.header)
         var chartWidth = 10
@@ -180,12 +180,17 @@ public struct XLSXReport {
             var fill = lxw_chart_fill(color: color, none: 0, transparency: 0)
             chart_series_set_fill(series, &fill)
         }
-        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top \(document.chartTop) hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
+        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
         var titleFont = lxw_chart_font()
         titleFont.size = 12
         titleFont.bold = 1
         chart_title_set_name_font(chart, &titleFont)
-        chart_axis_set_reverse(chart.pointee.x_axis)  // the top mention at the top
+        // For a bar chart libxlsxwriter's y axis is the categories: reversed, the
+        // top mention comes first; the values' axis then crosses at its far end
+        // (the bottom), where a reader expects it.
+        chart_axis_set_reverse(chart.pointee.y_axis)
+        chart_axis_set_crossing_max(chart.pointee.y_axis)
+        chart_axis_set_interval_unit(chart.pointee.y_axis, 1)  // every label, none skipped
         chart_set_series_overlap(chart, 100)
         chart_set_series_gap(chart, 40)
         chart_show_hidden_data(chart)  // a filter on the rows leaves the chart whole
@@ -193,7 +198,7 @@ public struct XLSXReport {
         var options = lxw_chart_options()
         options.x_offset = 12
         options.x_scale = 1.5
-        options.y_scale = max(1.0, Double(110 + 16 * charted.count) / 288.0)
+        options.y_scale = max(1.0, Double(110 + 20 * charted.count) / 288.0)
         try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, 9, chart, &options), "the chart")
     }
 
