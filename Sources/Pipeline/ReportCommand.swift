@@ -150,7 +150,7 @@ extension ReportCommand {
             if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
+                Console.writeStderr("smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "
                                     + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
                                     + String(format: "; %.2f s\n", elapsed))
             }

@@ -58,6 +58,17 @@ final class OutputFileTests: XCTestCase {
         try assertOnly(["stats.json"])
     }
 
+    func testOwnerIsKeptAsRoot() throws {
+        try XCTSkipUnless(geteuid() == 0, "only root can give a file to someone else")
+        let path = make("theirs.csv", "old", mode: 0o600)
+        XCTAssertEqual(chown(path, 1234, 5678), 0)
+        try OutputFile.write(Array("new".utf8), to: path)
+        XCTAssertEqual(stat(path).st_uid, 1234)
+        XCTAssertEqual(stat(path).st_gid, 5678)
+        XCTAssertEqual(stat(path).st_mode & 0o7777, 0o600)
+        XCTAssertEqual(contents(path), "new")
+    }
+
     func testHardLinkStaysALinkWithTheNewContents() throws {
         let path = make("a.csv", "old", mode: 0o644)
         let other = dir + "/b.csv"

@@ -10,7 +10,7 @@ import Synchronization
 /// | at the path | how it is written |
 /// |---|---|
 /// | nothing | a temporary file beside it, synced, renamed into place (mode from the umask) |
-/// | a regular file with one link | the same, the temporary file given the file's mode (and owner, as root) first |
+/// | a regular file with one link | the same, the temporary file given the file's mode (and owner, as root) first; in place when its folder is not writable |
 /// | a symbolic link | these rules for what it points to; the link stays |
 /// | a regular file with other hard links | written in place (truncated first): every name sees the new contents |
 /// | a FIFO, a character device (`/dev/null`, `/dev/tty`) | written into as it is, never replaced |
@@ -175,6 +175,11 @@ public enum OutputFile {
             if fd >= 0 { break }
             let e = errno
             untrack(temp)
+            if existing != nil && (e == EACCES || e == EPERM || e == EROFS) {
+                // A file one may write in a folder one may not: write it in place.
+                try writeInPlace(path, shown: shown, truncate: true, options: Options(), bytes: bytes)
+                return
+            }
             if e != EEXIST { throw failure(shown, "cannot create a file in \(dir.isEmpty ? "." : dir)", e) }
         }
         guard fd >= 0 else { throw Failure(path: shown, message: "cannot make a temporary file beside it") }

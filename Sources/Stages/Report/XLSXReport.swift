@@ -114,8 +114,15 @@ public struct XLSXReport {
         worksheet_activate(ws.pointer)
     }
 
+    /// Rows a sheet holds below its header (Excel's 1,048,576 less one).
+    static let maxRows = 1_048_575
+
     private func writeTerm(_ r: TermReport, sheet ws: Sheet, name: String, formats f: Formats, book: Workbook) throws(OutputFile.Failure) {
         let term = r.term.description
+        guard r.hashtags.count + r.users.count <= Self.maxRows else {
+            throw OutputFile.Failure(path: book.path, message: "\(term) has \(r.hashtags.count + r.users.count) rows, and a sheet "
+                                     + "holds \(TableRenderer.grouped(Self.maxRows)): keep fewer with --top or --min-count")
+        }
         for (c, h) in ["term", "type", "mention", "count"].enumerated() { try ws.string(0, UInt16(c), h, f.header) }
         var row: UInt32 = 1
         var mentionWidth = 8, countWidth = 5
