@@ -78,7 +78,7 @@ final class PeopleReportTests: XCTestCase {
         let tweets = summary.first { $0.0 == "tweets read" }?.1
         XCTAssertEqual((tweets?[0] as? NSNumber)?.intValue, s["tweets"] as? Int)
         XCTAssertEqual(tweets?[1] as? String, "n")
-        XCTAssertNotNil(summary.first { $0.0 == "when" }.map { $0.1[1] as? String == "d" })
+        XCTAssertEqual(summary.first { $0.0 == "when" }?.1[1] as? String, "d", "the time is a date cell")
     }
 
     /// Mentions that a spreadsheet would run as formulas are text cells.
@@ -141,6 +141,11 @@ final class PeopleReportTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 4)
+        // For a phone: the viewport is the device's; for print: a page per term after the summary.
+        let attributes = (read["attributes"] as? [[Any]] ?? []).map { $0.map { "\($0)" } }
+        XCTAssertTrue(attributes.contains(["meta", "content", "width=device-width, initial-scale=1"]))
+        XCTAssertTrue(attributes.contains { $0.first == "meta" && $0.last?.hasPrefix("default-src 'none'") == true }, "a CSP that fetches nothing")
+        XCTAssertGreaterThanOrEqual(read["printed_pages"] as? Int ?? 0, 1 + Set(reference.map { $0[0] }).count)
     }
 
     /// A hashtag holding `<script>` and a name holding an `<img onerror>` are text.

@@ -111,6 +111,16 @@ final class ReportOutputTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.output)
         XCTAssertEqual(contents(dir + "/read"), try csv())
         XCTAssertEqual(stat(fifo).st_mode & S_IFMT, S_IFIFO)
+        // A reader that goes away early ends the run quietly, as a closed stdout
+        // does (a report of 20,000 hashtags is more than the pipe holds).
+        let many = dir + "/many.jsonl"
+        try (0..<40_000).map { #"{"id":\#($0 + 1),"text":"t","entities":{"hashtags":[{"text":"t\#($0 % 20_000)"}]}}"# }
+            .joined(separator: "\n").write(toFile: many, atomically: false, encoding: .utf8)
+        let early = try bash("head -c 5 '\(fifo)' > '\(dir)/five' & '\(Smashtag.binary.path)' report '*' '\(many)' "
+                             + "--format csv -q -o '\(fifo)'; s=$?; wait; exit $s")
+        XCTAssertEqual(early.status, 0, early.output)
+        XCTAssertEqual(early.output, "")
+        XCTAssertEqual(contents(dir + "/five"), "term,")
     }
 
     func testDevNullStaysADevice() throws {

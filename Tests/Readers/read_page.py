@@ -2,8 +2,9 @@
 
     python read_page.py PAGE.html WORK-FOLDER [WIDTH HEIGHT]
 
-Loads the page twice: once for the DOM as Chromium built it (--dump-dom),
-once for a screenshot; both times with a network log (--log-net-log). Prints
+Loads the page three times: for the DOM as Chromium built it (--dump-dom),
+for a screenshot, and printed (--print-to-pdf, to count its pages); each
+time with a network log (--log-net-log). Prints
 the DOM's elements and text (parsed with html.parser), every request the
 page made according to the network log (the browser's own requests, such as
 its update check, have no initiator and are left out; no name is resolved,
@@ -13,6 +14,7 @@ share of pixels that are not background, pixels of each bar colour).
 import html.parser
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -82,8 +84,12 @@ def main():
     dom_text, found = chromium(page, work, "dom", ["--dump-dom"])
     shot = os.path.join(work, "screenshot.png")
     _, found2 = chromium(page, work, "shot", ["--screenshot=" + shot, "--window-size=%d,%d" % (width, height)])
+    pdf = os.path.join(work, "printed.pdf")
+    _, found3 = chromium(page, work, "print", ["--print-to-pdf=" + pdf, "--no-pdf-header-footer"])
+    with open(pdf, "rb") as f:
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", f.read()))
     me = "file://" + os.path.abspath(page)
-    requests = sorted(u for u in found | found2 if u != me)
+    requests = sorted(u for u in found | found2 | found3 if u != me)
     dom = DOM()
     dom.feed(dom_text)
     image = Image.open(shot).convert("RGB")
@@ -98,6 +104,7 @@ def main():
         "texts": dom.texts,
         "attributes": dom.attributes,
         "requests": requests,
+        "printed_pages": pages,
         "screenshot": {
             "width": image.width, "height": image.height,
             "not_background": sum(1 for p in pixels if p != background) / len(pixels),
