@@ -1,3 +1,4 @@
 // libxlsxwriter, for `--format xlsx` (SPEC §12.6). Wrapped in Swift by
-// Stages/Report/XLSXWorkbook.swift, which checks every return code in one place.
+// Stages/Report/XLSXWorkbook.swift (every return code checked in one place)
+// and used by Stages/Report/XLSXReport.swift.
 #include <xlsxwriter.h>
