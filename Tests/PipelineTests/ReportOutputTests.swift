@@ -230,5 +230,10 @@ final class ReportOutputTests: XCTestCase {
         XCTAssertFalse(r.stderr.contains("\u{1B}"), r.stderr)
         XCTAssertFalse(r.stderr.contains("\r"), r.stderr)
         XCTAssertTrue(r.stderr.contains("clear\\u001b[2J\\rmissing.jsonl"), r.stderr)
+        // A usage error quoting an argument, too.
+        let u = try Smashtag.run(["report", "#a\u{1B}[2Jb", dozen])
+        XCTAssertEqual(u.status, 2)
+        XCTAssertFalse(u.stderr.contains("\u{1B}"), u.stderr)
+        XCTAssertTrue(u.stderr.contains("'#a\\u001b[2Jb'"), u.stderr)
     }
 }
