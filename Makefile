@@ -81,7 +81,11 @@ people-readers:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 	@$(PEOPLE_VENV)/bin/python -c 'import openpyxl, pyte, PIL' 2>/dev/null || { \
 	  echo "creating $(PEOPLE_VENV) with $(PEOPLE_PIP) from PyPI" >&2; \
-	  python3 -m venv $(PEOPLE_VENV) && $(PEOPLE_VENV)/bin/pip install -q $(PEOPLE_PIP) >&2; }
+	  python3 -m venv $(PEOPLE_VENV) 2>/dev/null || { \
+	    echo "installing python3-venv with apt-get" >&2; rm -rf $(PEOPLE_VENV); \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && \
+	    python3 -m venv $(PEOPLE_VENV); } && \
+	  $(PEOPLE_VENV)/bin/pip install -q $(PEOPLE_PIP) >&2; }
 
 test-people: deps people-readers
 	$(SWIFT) build
