@@ -25,7 +25,7 @@ struct ReportOutput {
         case "-o", "--output":
             let v = try reader.value()
             guard !v.isEmpty else { throw UsageError("\(name) needs a file name") }
-            path = v
+            path = v == "-" ? "/dev/stdout" : v  // `-o -`: standard output, asked for by name
         default:
             return false
         }

@@ -92,6 +92,7 @@ enum Usage {
         -o, --output FILE   Write the report to FILE, not standard output: a
                             new file renamed into place when complete (its
                             mode and links kept), or into a FIFO or device
+                            (- is standard output, when not a terminal for xlsx)
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
 

@@ -169,6 +169,8 @@ final class ReportOutputTests: XCTestCase {
         // In a pipe, -o /dev/stdout writes the workbook into it.
         let p = try bash("'\(Smashtag.binary.path)' report '#stanford' '\(dozen)' --format xlsx -o /dev/stdout -q | head -c 2")
         XCTAssertEqual(p.output, "PK")
+        let dash = try bash("'\(Smashtag.binary.path)' report '#stanford' '\(dozen)' --format xlsx -o - -q | head -c 2")
+        XCTAssertEqual(dash.output, "PK", "-o - is standard output")
     }
 
     /// SIGTERM while the workbook is being put together: exit 143, the old
