@@ -3,6 +3,7 @@
 #   make report TERM=#stanford   report on samples/ (TERM defaults to #stanford)
 #   make test                    every test (unit, end to end, and the Spark job)
 #   make test-fast               the Swift tests only (the inner loop)
+#   make test-people             the workbook, the page and the table read by real readers
 #   make bench                   throughput against DuckDB (release build)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
@@ -26,21 +27,23 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
 
 all: build
 
-# Install what a clean Debian machine lacks: libarchive's, SQLite's, zlib's and
-# libxml2's headers, pkg-config; and zstd, zip, lz4 and 7z (p7zip-full), which
-# the tests use to make fixtures (gzip, bzip2, xz and tar are on every Debian).
+# Install what a clean Debian machine lacks: libarchive's, SQLite's, zlib's,
+# libxml2's and libxlsxwriter's headers, pkg-config; and zstd, zip, lz4 and 7z
+# (p7zip-full), which the tests use to make fixtures (gzip, bzip2, xz and tar
+# are on every Debian).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
-	    || ! pkg-config --exists zlib || ! pkg-config --exists libxml-2.0 \
+	    || ! pkg-config --exists zlib || ! pkg-config --exists libxml-2.0 || ! pkg-config --exists xlsxwriter \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null \
 	    || ! command -v 7z >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libxml2-dev, pkg-config, zstd, zip, lz4 and p7zip-full with apt-get"; \
+	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libxml2-dev, libxlsxwriter-dev, pkg-config, zstd, zip, lz4 and p7zip-full with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev libxml2-dev pkg-config zstd zip lz4 p7zip-full >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev libxml2-dev libxlsxwriter-dev \
+	    pkg-config zstd zip lz4 p7zip-full >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no
@@ -60,7 +63,7 @@ report: deps
 	@$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS_$(CONFIG)) >&2
 	@$(BIN) report '$(REPORT_TERM)' samples/ $(if $(FORMAT),--format $(FORMAT))
 
-test: test-fast test-spark
+test: test-fast test-people test-spark
 
 # The GEXF of `smashtag pairs` is read back by networkx (a real GEXF reader,
 # from PyPI, in a venv under .build/); the tests require it when
@@ -70,7 +73,7 @@ GEXF_VENV        ?= .build/gexf-venv
 
 test-fast: deps gexf-venv
 	$(SWIFT) build
-	SMASHTAG_NETWORKX_PYTHON=$(abspath $(GEXF_VENV))/bin/python $(SWIFT) test --disable-swift-testing
+	SMASHTAG_NETWORKX_PYTHON=$(abspath $(GEXF_VENV))/bin/python $(SWIFT) test --disable-swift-testing --skip PeopleReportTests
 
 # networkx 3.6 is the first release whose read_gexf knows the GEXF 1.3 namespace.
 # A bare Debian has python3 without venv's ensurepip: python3-venv brings it.
@@ -80,6 +83,32 @@ gexf-venv:
 	  python3 -c 'import ensurepip' 2>/dev/null || { $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null; }; \
 	  python3 -m venv $(GEXF_VENV) && $(GEXF_VENV)/bin/pip install -q 'networkx==$(NETWORKX_VERSION)' >&2; }
+
+# Reports for people read by real readers (Tests/Readers): the workbook by
+# openpyxl, the page by headless Chromium (Debian's), the table by pyte (a
+# terminal emulator) under a real pseudo-terminal. The Python readers live in
+# a venv under .build/; Chromium is installed where missing. make test-fast
+# leaves these tests to this target (without the readers they fail, saying so).
+PEOPLE_VENV ?= .build/people-venv
+PEOPLE_PIP   = openpyxl==3.1.5 pyte==0.8.2 pillow==13.0.0
+
+people-readers:
+	@command -v chromium >/dev/null || { \
+	  echo "installing chromium with apt-get" >&2; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+	@$(PEOPLE_VENV)/bin/python -c 'import openpyxl, pyte, PIL' 2>/dev/null || { \
+	  echo "creating $(PEOPLE_VENV) with $(PEOPLE_PIP) from PyPI" >&2; \
+	  python3 -m venv $(PEOPLE_VENV) 2>/dev/null || { \
+	    echo "installing python3-venv with apt-get" >&2; rm -rf $(PEOPLE_VENV); \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null && \
+	    python3 -m venv $(PEOPLE_VENV); } && \
+	  $(PEOPLE_VENV)/bin/pip install -q $(PEOPLE_PIP) >&2; }
+
+test-people: deps people-readers
+	$(SWIFT) build
+	SMASHTAG_READERS_PYTHON=$(abspath $(PEOPLE_VENV))/bin/python \
+	  $(SWIFT) test --disable-swift-testing --filter PeopleReportTests
 
 # The Spark job (contrib/spark) with pyspark from PyPI in a venv under .build/,
 # on Java 17 (Spark 3.5 runs on 8, 11 and 17), in local mode.

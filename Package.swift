@@ -36,10 +36,17 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // libxlsxwriter for `--format xlsx` (SPEC §12.6), through its pkg-config file; `make deps` installs it.
+        .systemLibrary(
+            name: "CXLSXWriter",
+            path: "Sources/CXLSXWriter",
+            pkgConfig: "xlsxwriter",
+            providers: [.apt(["libxlsxwriter-dev"])]
+        ),
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML"],
+            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML", "CXLSXWriter"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.

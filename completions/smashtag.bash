@@ -8,12 +8,12 @@ _smashtag() {
         return
     fi
     case $prev in
-        --format) COMPREPLY=($(compgen -W "csv json ndjson table" -- "$cur")); return ;;
+        --format) COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur")); return ;;
         --min-count|--top|--jobs|-j|--max-record|-t|--term) return ;;
-        --stats) _filedir; return ;;
+        --stats|-o|--output) _filedir; return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--term --format --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
         return
     fi
     _filedir

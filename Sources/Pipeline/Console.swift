@@ -6,8 +6,12 @@ import Synchronization
 struct Console {
     var quiet: Bool
 
+    /// One line on stderr. Names from the data (files, members, hashtags)
+    /// may hold anything: control and bidirectional characters are shown
+    /// escaped (`VisibleText`), so a name cannot clear the screen or
+    /// overwrite a line.
     func warn(_ message: String) {
-        Console.writeStderr("smashtag: \(message)\n")
+        Console.writeStderr("smashtag: \(VisibleText.escaped(message))\n")
     }
 
     /// Says that standard input is read when it is a terminal (a run that
@@ -61,10 +65,10 @@ struct Console {
         for origin in order {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
-            text += "  \(origin): \(count) \(verb(list))\n"
+            text += "  \(VisibleText.escaped(origin.description)): \(count) \(verb(list))\n"
             let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
             for (_, p) in shown {
-                text += "    " + (p.line.map { "line \($0): " } ?? "") + p.reason + "\n"
+                text += "    " + (p.line.map { "line \($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
             if count > shown.count { text += "    … and \(count - shown.count) more\n" }
         }
@@ -76,13 +80,12 @@ struct Console {
         reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords)
     }
 
-    /// `--stats FILE`: the run summary as one JSON object; a file that cannot be written is named.
-    func writeStats(_ summary: RunSummary, to path: String) {
-        do {
-            try summary.json.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            warn("cannot write --stats \(path): \(error.localizedDescription)")
-        }
+    /// `--stats FILE`: the run summary as one JSON object, through `OutputFile`
+    /// as `-o` is (a FIFO, device or linked file is written into, never replaced).
+    ///
+    /// - Returns: false (the file named on stderr) when it cannot be written.
+    func writeStats(_ summary: RunSummary, to path: String, interrupts: InterruptHandler? = nil) -> Bool {
+        Pipeline.writeStats(summary.json, to: path, console: self, interrupts: interrupts)
     }
 
     /// Writes all of `text` to standard output.
@@ -92,8 +95,13 @@ struct Console {
     ///   way (a full disk, `/dev/full`, a closed descriptor), which is said on
     ///   stderr once and turns the exit status into 1 (`Console.exitStatus`).
     static func writeStdout(_ text: String) -> Bool {
+        writeStdout(Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` to standard output; false as `writeStdout(_: String)` says.
+    static func writeStdout(_ bytes: [UInt8]) -> Bool {
         guard outputFailure.load(ordering: .relaxed) == 0 else { return false }
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + offset, $0.count - offset) }

@@ -116,7 +116,8 @@ extension ExtractCommand {
 /// exactly as `smashtag report` would.
 struct AggregateCommand {
     var paths: [String] = []
-    var format: ReportFormat?
+    /// `--format` and `-o, --output FILE`, as for `report`.
+    var output = ReportOutput()
     var minCount = 2
     var top: Int?
     var strict = false
@@ -130,9 +131,11 @@ struct AggregateCommand {
         var a = ArgumentReader(arguments)
         var formatName: String?
         while let option = try a.nextOption() {
+            // With --pairs, --format names a pair format (gexf too): read once the options are known.
+            if option == "--format" { formatName = try a.value(); continue }
+            if try output.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
-            case "--format": formatName = try a.value()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "--strict": strict = true
@@ -142,20 +145,24 @@ struct AggregateCommand {
             case "--by", "--columns":
                 throw UsageError("\(option) does not apply to aggregate (nor to pairs, SPEC §12.5)")
             default:
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet",
-                                                               "--pairs", "--without-term"])
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
+                                                               "--quiet", "--pairs", "--without-term"])
             }
         }
         if let formatName {
             if pairs {
                 pairFormat = try PairsCommand.format(formatName)
-            } else if let f = ReportFormat(rawValue: formatName) {
-                format = f
             } else {
-                throw UsageError("--format must be csv, json, ndjson or table (gexf with --pairs), not '\(formatName)'")
+                var reader = ArgumentReader(["--format", formatName])
+                _ = try reader.nextOption()
+                _ = try output.parse("--format", &reader)
             }
         }
         if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
+        if pairs && output.path != nil {
+            throw UsageError("aggregate --pairs writes to standard output: leave out -o and redirect it (> FILE)")
+        }
+        try output.check()
         paths = a.positional.isEmpty ? ["-"] : a.positional
     }
 
@@ -172,7 +179,7 @@ struct AggregateCommand {
             reader.finishTweet()
         }
         if let code = interrupts.exitStatus() { return code }
-        interrupts.cancel()
+        defer { interrupts.cancel() }
         if strict, let p = control.stoppingProblem {
             console.warn(p.description)
             return 1
@@ -183,10 +190,15 @@ struct AggregateCommand {
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
-        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
-                                       color: format == .table && Console.wantsColor(fd: 1))
-        guard Console.writeStdout(text) else { return 0 }
+        let summary: [ReportDocument.Item] = [
+            .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
+            .init("extracts", .text(paths.joined(separator: ", "))),
+            .init("options", .text("--min-count \(minCount)" + (top.map { " --top \($0)" } ?? ""))),
+            .init("when", .time(Date())),
+            .init("smashtag", .text(Usage.version)),
+        ]
+        let document = ReportDocument(reports: reports, summary: summary)
+        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)
         return 0

@@ -151,7 +151,7 @@ struct IngestCommand: Command {
                                        elapsed: Self.seconds(since: started))
                 stats.extra = [("tweets_new", outcome.totals.new), ("tweets_known", outcome.totals.known),
                                ("unchanged_files", outcome.unchanged)]
-                console.writeStats(stats, to: statsPath)
+                if !console.writeStats(stats, to: statsPath) { return 1 }
             }
             // Files not read again because they are in the store already are no failure.
             return outcome.ledger.nothingRead && outcome.unchanged == 0 ? 1 : 0

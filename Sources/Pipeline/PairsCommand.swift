@@ -146,7 +146,7 @@ struct PairsCommand {
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
         }
-        if let statsPath { console.writeStats(summary, to: statsPath) }
+        if let statsPath, !console.writeStats(summary, to: statsPath, interrupts: interrupts) { return 1 }
         return ledger.nothingRead ? 1 : 0
     }
 

@@ -5,7 +5,8 @@ import Stages
 struct ReportCommand {
     var terms: [Term] = []
     var paths: [String] = []
-    var format: ReportFormat?
+    /// `--format` and `-o, --output FILE`.
+    var output = ReportOutput()
     var minCount = 2
     var top: Int?
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
@@ -28,10 +29,10 @@ struct ReportCommand {
         while let name = try a.nextOption() {
             func value() throws(UsageError) -> String { try a.value() }
             if try input.parse(name, &a) { continue }
+            if try output.parse(name, &a) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
-            case "--format": format = try a.format()
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "-q", "--quiet": quiet = true
@@ -48,6 +49,7 @@ struct ReportCommand {
                 throw UsageError.unknownOption(name, known: Self.options)
             }
         }
+        try output.check()
         var positional = a.positional
         if let store {
             // With --store every positional is a term; a path is a mistake worth naming.
@@ -67,7 +69,7 @@ struct ReportCommand {
         paths = positional.isEmpty ? ["-"] : positional
     }
 
-    static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
+    static let options = ["--help", "--term", "--format", "--output", "--min-count", "--top", "--jobs", "--max-record",
                           "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
                           "--mentions-from", "--id-column", "--text-column", "--author-column"]
 
@@ -101,27 +103,23 @@ struct ReportCommand {
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
-        interrupts.cancel()
         if input.strict, let p = control.stoppingProblem {
             console.warn(p.description)
             console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
-        let stdoutIsTerminal = isatty(1) == 1
-        let format = self.format ?? (stdoutIsTerminal ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
-                                       color: format == .table && Console.wantsColor(fd: 1))
-        guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
-
-        console.reportProblems(ledger)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
+        let document = ReportDocument(reports: reports, summary: summaryItems(summary))
+        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
+        console.reportProblems(ledger)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
         }
-        if let statsPath { console.writeStats(summary, to: statsPath) }
+        if let statsPath, !writeStats(summary.json, to: statsPath, console: console, interrupts: interrupts) { return 1 }
+        interrupts.cancel()
         return ledger.nothingRead ? 1 : 0
     }
 }
@@ -132,11 +130,13 @@ extension ReportCommand {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
             let reports = try store.reports(terms, minCount: minCount, top: top)
-            let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-            guard Console.writeStdout(ReportWriter.render(reports, as: format, width: Console.terminalWidth())) else { return 0 }
+            let interrupts = InterruptHandler(control: RunControl(strict: false))
+            defer { interrupts.cancel() }
+            let document = ReportDocument(reports: reports, summary: storeSummaryItems(path, tweets: try store.tweetCount))
+            if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
+                Console.writeStderr("smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "
                                     + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
                                     + String(format: "; %.2f s\n", elapsed))
             }
@@ -146,5 +146,46 @@ extension ReportCommand {
         } catch {
             return usageFailure(UsageError("\(error)"), usageLine: "usage: smashtag report TERM... --store FILE [options]")
         }
+    }
+}
+
+extension ReportCommand {
+    /// What a report for people says of the run (its Summary sheet or section).
+    func summaryItems(_ s: RunSummary) -> [ReportDocument.Item] {
+        var items: [ReportDocument.Item] = [
+            .init("terms", .text(terms.map(\.description).joined(separator: ", "))),
+            .init("inputs", .text(paths.prefix(10).joined(separator: ", ")
+                                  + (paths.count > 10 ? ", … and \(paths.count - 10) more" : ""))),
+            .init("files and members read", .number(s.inputs)),
+            .init("bytes read", .number(Int(s.bytes))),
+            .init("tweets read", .number(s.tweets)),
+            .init("duplicates dropped", .number(s.duplicates)),
+        ]
+        if s.badRecords > 0 { items.append(.init("bad records skipped", .number(s.badRecords))) }
+        items.append(.init("options", .text(optionsText)))
+        items.append(.init("when", .time(Date())))
+        items.append(.init("smashtag", .text(Usage.version)))
+        return items
+    }
+
+    /// The same for a report from the store.
+    func storeSummaryItems(_ path: String, tweets: Int) -> [ReportDocument.Item] {
+        [
+            .init("terms", .text(terms.map(\.description).joined(separator: ", "))),
+            .init("store", .text(path)),
+            .init("tweets in the store", .number(tweets)),
+            .init("options", .text(optionsText)),
+            .init("when", .time(Date())),
+            .init("smashtag", .text(Usage.version)),
+        ]
+    }
+
+    /// `--min-count 2 --top 20 --mentions-from entities`: what decides the rows.
+    private var optionsText: String {
+        var parts = ["--min-count \(minCount)"]
+        if let top { parts.append("--top \(top)") }
+        if store == nil { parts.append("--mentions-from \(input.mentionsFrom.rawValue)") }
+        if input.strict { parts.append("--strict") }
+        return parts.joined(separator: " ")
     }
 }

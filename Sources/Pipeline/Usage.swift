@@ -87,10 +87,27 @@ enum Usage {
                             user_screen_name, screen_name, username, user.screen_name]
 
     OUTPUT:
-        --format FORMAT     csv, json, ndjson or table
-                            [default: table on a terminal, csv otherwise]
+        --format FORMAT     csv, json, ndjson, table, xlsx or html
+                            [default: with -o, the one FILE's name ends in
+                            (.xlsx, .html, .csv, .json, .ndjson, .txt), else
+                            csv; without, table on a terminal, csv otherwise]
+        -o, --output FILE   Write the report to FILE, not standard output: a
+                            new file renamed into place when complete (its
+                            mode and links kept), or into a FIFO or device
+                            (- is standard output, when not a terminal for xlsx)
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
+
+    FORMATS FOR PEOPLE:
+        table  Mention and count aligned for a terminal (wide characters count
+               two columns); control characters from the data shown escaped
+        xlsx   An Excel workbook (-o FILE only, never a terminal): a summary
+               sheet, then a sheet per term with typed cells (mentions are
+               text, never formulas), the header frozen, and a bar chart of
+               the top 20 hashtags and users
+        html   One page with no script and nothing fetched: the summary,
+               inline SVG bar charts of the top 20, every row; for phones
+               and print
 
     STORE:
         --store FILE        Report from a store (`smashtag ingest`) instead of
@@ -114,6 +131,7 @@ enum Usage {
                             plain: a line every 5 s and the summary, for logs;
                             off: none [default: terminal when stderr is one]
         --stats FILE        Write the run summary to FILE as one JSON object
+                            (written as -o FILE is)
         -q, --quiet         No progress and no summary (bad input is still reported)
         -h, --help          Print this help and exit
 
@@ -127,16 +145,18 @@ enum Usage {
     EXIT STATUS:
         0  done (skipped bad input is reported on stderr)
         1  bad input under --strict, nothing at all could be read, or the
-           report could not be written
+           report or --stats could not be written (the file is named)
         2  usage error
         3  with --store: the store is locked, corrupt or cannot be read
-        130, 143  interrupted by SIGINT, SIGTERM
+        130, 143  interrupted by SIGINT, SIGTERM (a file being written is
+           left as it was)
 
     EXAMPLES:
         smashtag report '#stanford' dumps/
         smashtag report -t '#stanford' -t from:stanford dumps/ --format json
         zstdcat day.jsonl.zst | smashtag report stanford --min-count 5 --top 20
         smashtag report '#stanford' --store tweets.db
+        smashtag report -t '#stanford' -t @nasa dumps/ --top 50 -o stanford.xlsx
 
     """
 
@@ -252,8 +272,11 @@ enum Usage {
         P<TAB>TERM<TAB>SOURCE<TAB>TARGET<TAB>WEIGHT of those, how many carry both
 
     OPTIONS:
-        --format FORMAT     csv, json, ndjson or table (with --pairs also gexf)
-                            [default: table on a terminal, csv otherwise]
+        --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
+                            `smashtag report` (with --pairs: csv, json, ndjson,
+                            table or gexf) [default: table on a terminal, csv
+                            otherwise; with -o, from FILE's name]
+        -o, --output FILE   Write the report to FILE, as `smashtag report -o` does
         --min-count N       Leave out mentions counted (pairs weighing) fewer than N
                             times [default: 2]
         --top N             Keep the first N hashtags and N users of each term

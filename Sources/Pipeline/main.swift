@@ -17,7 +17,8 @@ func usageFailure(_ e: UsageError, usageLine: String) -> Int32 {
         _ = Console.writeStdout(e.message)
         return 0
     }
-    Console.writeStderr("smashtag: \(e.message)\n\(usageLine)\nRun 'smashtag --help' for more.\n")
+    // The message may quote an argument: shown escaped, so it cannot drive the terminal.
+    Console.writeStderr("smashtag: \(VisibleText.escaped(e.message))\n\(usageLine)\nRun 'smashtag --help' for more.\n")
     return 2
 }
 

@@ -3,9 +3,53 @@ public enum ReportFormat: String, CaseIterable, Sendable {
     case csv, json, ndjson, table
 }
 
-/// Renders term reports as bytes for standard output.
+/// What `report -o` and `--format` may write: the formats of SPEC §7, and
+/// the workbook and the page of §12.6.
+public enum OutputFormat: Equatable, Sendable {
+    case report(ReportFormat)
+    case xlsx
+    case html
+
+    /// Every name `--format` takes, in the order the usage text lists them.
+    public static let names = ["csv", "json", "ndjson", "table", "xlsx", "html"]
+
+    /// `csv`, `json`, `ndjson`, `table`, `xlsx` or `html`.
+    public init?(name: String) {
+        switch name {
+        case "xlsx": self = .xlsx
+        case "html": self = .html
+        default:
+            guard let f = ReportFormat(rawValue: name) else { return nil }
+            self = .report(f)
+        }
+    }
+
+    /// The format a file name asks for (`top.xlsx`, `page.html`, `rows.csv`), if any.
+    public init?(fileName: String) {
+        let name = (fileName as NSString).lastPathComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "csv": self = .report(.csv)
+        case "json": self = .report(.json)
+        case "ndjson", "jsonl": self = .report(.ndjson)
+        case "txt": self = .report(.table)
+        case "xlsx": self = .xlsx
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+
+    /// Bytes for a program, not text: never for a terminal, only to a file (`-o`).
+    public var isBinary: Bool { self == .xlsx }
+
+    /// The table: for a terminal (its width, colour, escapes).
+    public var isTable: Bool { self == .report(.table) }
+}
+
+/// Renders term reports as bytes for standard output or a file.
 ///
-/// `csv`, `json` and `ndjson` carry the same rows; `table` is for people.
+/// `csv`, `json` and `ndjson` carry the same rows; `table`, `html` and
+/// `xlsx` are for people (`xlsx` and `html` show the run's summary too).
 public enum ReportWriter {
     public static func render(_ reports: [TermReport], as format: ReportFormat, width: Int = 80, color: Bool = false) -> String {
         switch format {
@@ -13,6 +57,18 @@ public enum ReportWriter {
         case .json: return "[" + reports.map(jsonObject).joined(separator: ",") + "]\n"
         case .ndjson: return reports.map { jsonObject($0) + "\n" }.joined()
         case .table: return TableRenderer(width: width, color: color).render(reports)
+        }
+    }
+
+    /// Any format's report, as the bytes to write.
+    ///
+    /// - Throws: `OutputFile.Failure` when the workbook cannot be put together.
+    public static func bytes(_ document: ReportDocument, as format: OutputFormat, width: Int = 80,
+                             color: Bool = false) throws(OutputFile.Failure) -> [UInt8] {
+        switch format {
+        case .xlsx: return try XLSXReport(document).bytes()
+        case .html: return Array(HTMLReport(document).render().utf8)
+        case .report(let f): return Array(render(document.reports, as: f, width: width, color: color).utf8)
         }
     }
 

@@ -10,7 +10,9 @@
 ///       @stanford                  208
 ///
 /// Mentions wider than the terminal allows are cut with an ellipsis; counts
-/// are right-aligned. Widths count East Asian wide characters as two columns.
+/// are right-aligned. Control characters and bidirectional controls from the
+/// data are shown escaped (`VisibleText`), never sent to the terminal; widths
+/// are terminal columns (wide CJK characters two, combining marks none).
 public struct TableRenderer {
     public var width: Int
     /// Bold headings (ANSI), for a colour terminal.
@@ -27,7 +29,7 @@ public struct TableRenderer {
         var out = ""
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
-            out += bold("\(r.term)") + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
+            out += bold(VisibleText.escaped(r.term.description)) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
             section("Hashtags", r.hashtags, into: &out)
             section("Users", r.users, into: &out)
         }
@@ -37,8 +39,9 @@ public struct TableRenderer {
     private func section(_ title: String, _ rows: [MentionCount], into out: inout String) {
         out += "\n"
         let counts = rows.map { TableRenderer.grouped($0.count) }
+        let mentions = rows.map { VisibleText.escaped($0.mention) }
         let countWidth = max(5, counts.map(\.count).max() ?? 0)
-        let widest = rows.map { TableRenderer.columns($0.mention) }.max() ?? 0
+        let widest = mentions.map(TableRenderer.columns).max() ?? 0
         let nameWidth = min(max(widest, title.count, 20), width - countWidth - 4)
         out += "  " + bold(title) + String(repeating: " ", count: max(0, nameWidth - title.count)) + "  "
             + String(repeating: " ", count: countWidth - 5) + "count\n"
@@ -46,8 +49,8 @@ public struct TableRenderer {
             out += "  (none)\n"
             return
         }
-        for (row, count) in zip(rows, counts) {
-            out += "  " + pad(cut(row.mention, nameWidth), nameWidth) + "  "
+        for (mention, count) in zip(mentions, counts) {
+            out += "  " + pad(cut(mention, nameWidth), nameWidth) + "  "
                 + String(repeating: " ", count: countWidth - count.count) + count + "\n"
         }
     }
@@ -79,17 +82,6 @@ public struct TableRenderer {
         return out
     }
 
-    /// Terminal columns: wide (CJK, emoji) characters take two, marks none.
-    static func columns(_ s: String) -> Int {
-        var n = 0
-        for ch in s {
-            guard let scalar = ch.unicodeScalars.first else { continue }
-            let v = scalar.value
-            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
-            n += wide ? 2 : 1
-        }
-        return n
-    }
+    /// Terminal columns (`VisibleText.columns`).
+    static func columns(_ s: String) -> Int { VisibleText.columns(s) }
 }

@@ -1,0 +1,232 @@
+import CXLSXWriter
+import Foundation
+
+/// The `xlsx` format (SPEC §12.6): an Excel workbook, written by libxlsxwriter.
+///
+/// - `Summary`, the first sheet: what the run was (inputs, tweets, terms,
+///   options, when) and a line per term with its tweets and rows.
+/// - A sheet per term, named after it: the report's rows as `--format csv`
+///   has them (`term`, `type`, `mention`, `count`), counts as numbers and
+///   every mention a string cell (so `@name` and `=cmd|…` are text, never a
+///   formula), the header row frozen, columns as wide as their contents;
+///   beside it the top 20 of each type, and a bar chart of them (hashtags
+///   and users as two series of one chart, in two colours).
+///
+/// A series over time (`--by`) is meant to add a line chart to each term's
+/// sheet, from the same document.
+///
+/// libxlsxwriter writes to a file name: the workbook is put together in a
+/// private temporary file and read back, so that `OutputFile` writes it
+/// like any other report.
+public struct XLSXReport {
+    public var document: ReportDocument
+
+    public init(_ document: ReportDocument) { self.document = document }
+
+    /// The workbook's bytes.
+    ///
+    /// - Throws: `OutputFile.Failure` when libxlsxwriter fails (a message of its own).
+    /// - Complexity: O(rows) time; memory and a temporary file of the workbook's size.
+    public func bytes() throws(OutputFile.Failure) -> [UInt8] {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var path = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            path = folder + "/smashtag-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).xlsx"
+            guard OutputFile.track(path) else { throw OutputFile.Failure(path: path, message: "interrupted", interrupted: true) }
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { break }
+            OutputFile.untrack(path)
+            guard errno == EEXIST else {
+                throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook (\(String(cString: strerror(errno))))")
+            }
+        }
+        guard fd >= 0 else { throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook") }
+        close(fd)
+        defer {
+            unlink(path)
+            OutputFile.untrack(path)
+        }
+        var book = try Workbook(path: path)
+        do {
+            try write(into: &book)
+        } catch {
+            _ = workbook_close(book.pointer)
+            throw error
+        }
+        try book.close()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OutputFile.Failure(path: path, message: "cannot read the workbook back")
+        }
+        return [UInt8](data)
+    }
+
+    private func write(into book: inout Workbook) throws(OutputFile.Failure) {
+        let f = Formats(book)
+        let summary = try book.sheet("Summary")
+        var names: Set<String> = ["summary"]
+        let sheetNames = document.reports.map { r in Self.sheetName(for: r.term.description, taken: &names) }
+        try writeSummary(summary, formats: f, sheetNames: sheetNames, book: book)
+        for (r, name) in zip(document.reports, sheetNames) {
+            try writeTerm(r, sheet: try book.sheet(name), name: name, formats: f, book: book)
+        }
+    }
+
+    private func writeSummary(_ ws: Sheet, formats f: Formats, sheetNames: [String], book: Workbook) throws(OutputFile.Failure) {
+        try ws.string(0, 0, "smashtag report", f.title)
+        var row: UInt32 = 2
+        var labelWidth = 12, valueWidth = 12
+        for item in document.summary {
+            try ws.string(row, 0, item.label, f.label)
+            labelWidth = max(labelWidth, VisibleText.columns(item.label))
+            switch item.value {
+            case .text(let s):
+                try ws.string(row, 1, s, nil)
+                valueWidth = max(valueWidth, VisibleText.columns(s))
+            case .number(let n):
+                try ws.number(row, 1, Double(n), f.value)
+            case .time(let d):
+                try ws.check(worksheet_write_unixtime(ws.pointer, row, 1, Int64(d.timeIntervalSince1970), f.time), "a time")
+                valueWidth = max(valueWidth, 20)
+            }
+            row += 1
+        }
+        row += 1
+        let header = ["term", "sheet", "tweets", "hashtags", "users"]
+        for (c, h) in header.enumerated() { try ws.string(row, UInt16(c), h, f.header) }
+        row += 1
+        for (r, name) in zip(document.reports, sheetNames) {
+            try ws.string(row, 0, r.term.description, nil)
+            try ws.string(row, 1, name, nil)
+            try ws.number(row, 2, Double(r.tweets), f.count)
+            try ws.number(row, 3, Double(r.hashtags.count), f.count)
+            try ws.number(row, 4, Double(r.users.count), f.count)
+            labelWidth = max(labelWidth, VisibleText.columns(r.term.description))
+            valueWidth = max(valueWidth, VisibleText.columns(name))
+            row += 1
+        }
+        try ws.width(0, Double(min(60, labelWidth + 2)))
+        try ws.width(1, Double(min(80, valueWidth + 2)))
+        try ws.width(2, 12)
+        try ws.width(3, 12)
+        try ws.width(4, 12)
+        worksheet_fit_to_pages(ws.pointer, 1, 0)
+        worksheet_activate(ws.pointer)
+    }
+
+    /// Rows a sheet holds below its header (Excel's 1,048,576 less one).
+    static let maxRows = 1_048_575
+
+    private func writeTerm(_ r: TermReport, sheet ws: Sheet, name: String, formats f: Formats, book: Workbook) throws(OutputFile.Failure) {
+        let term = r.term.description
+        guard r.hashtags.count + r.users.count <= Self.maxRows else {
+            throw OutputFile.Failure(path: book.path, message: "\(term) has \(r.hashtags.count + r.users.count) rows, and a sheet "
+                                     + "holds \(TableRenderer.grouped(Self.maxRows)): keep fewer with --top or --min-count")
+        }
+        for (c, h) in ["term", "type", "mention", "count"].enumerated() { try ws.string(0, UInt16(c), h, f.header) }
+        var row: UInt32 = 1
+        var mentionWidth = 8, countWidth = 5
+        for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
+            for m in rows {
+                try ws.string(row, 0, term, nil)
+                try ws.string(row, 1, type, nil)
+                try ws.string(row, 2, m.mention, nil)
+                try ws.number(row, 3, Double(m.count), f.count)
+                mentionWidth = max(mentionWidth, VisibleText.columns(m.mention))
+                countWidth = max(countWidth, TableRenderer.grouped(m.count).count)
+                row += 1
+            }
+        }
+        worksheet_freeze_panes(ws.pointer, 1, 0)
+        // On paper: landscape, one page wide, the header row on every page.
+        worksheet_set_landscape(ws.pointer)
+        worksheet_fit_to_pages(ws.pointer, 1, 0)
+        try ws.check(worksheet_repeat_rows(ws.pointer, 0, 0), "the header row for printing")
+        try ws.width(0, Double(min(40, max(6, VisibleText.columns(term)) + 2)))
+        try ws.width(1, 9)
+        try ws.width(2, Double(min(60, mentionWidth + 2)))
+        try ws.width(3, Double(countWidth + 3))
+        if row > 1 { try ws.check(worksheet_autofilter(ws.pointer, 0, 0, row - 1, 3), "a filter") }
+
+        // The chart's data: the top of each type, one column per type so
+        // that the two types are two series (two colours) of one chart. The
+        // labels are shown as `VisibleText` has them: libxlsxwriter copies
+        // them raw into the chart's cache, where a control character would
+        // make the chart's XML (and so the workbook) unreadable.
+        let (hashtags, users) = document.charted(r)
+        let charted = hashtags.map { ($0, true) } + users.map { ($0, false) }
+        guard !charted.isEmpty else {
+            try ws.string(1, 5, "No mention was counted --min-count times or more: no chart.", nil)
+            return
+        }
+        try ws.string(0, 5, "chart (top \(document.chartTop))", f.header)
+        try ws.string(0, 6, "hashtags", f.header)
+        try ws.string(0, 7, "users", f.header)
+        var chartWidth = 10
+        for (i, (m, isHashtag)) in charted.enumerated() {
+            let r = UInt32(i + 1)
+            try ws.string(r, 5, VisibleText.escaped(m.mention), nil)
+            try ws.number(r, isHashtag ? 6 : 7, Double(m.count), f.count)
+            chartWidth = max(chartWidth, VisibleText.columns(VisibleText.escaped(m.mention)))
+        }
+        try ws.width(5, Double(min(40, chartWidth + 2)))
+        try ws.width(6, 10)
+        try ws.width(7, 10)
+
+        guard let chart = workbook_add_chart(book.pointer, UInt8(LXW_CHART_BAR.rawValue)) else {
+            throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not make a chart")
+        }
+        let last = UInt32(charted.count)
+        for (column, title, color) in [(UInt16(6), "Hashtags", UInt32(0x2F6DB5)), (UInt16(7), "Users", UInt32(0xD9822B))] {
+            guard let series = chart_add_series(chart, nil, nil) else {
+                throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not add a series")
+            }
+            chart_series_set_categories(series, name, 1, 5, last, 5)
+            chart_series_set_values(series, name, 1, column, last, column)
+            chart_series_set_name(series, title)
+            var fill = lxw_chart_fill(color: color, none: 0, transparency: 0)
+            chart_series_set_fill(series, &fill)
+        }
+        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
+        var titleFont = lxw_chart_font()
+        titleFont.size = 12
+        titleFont.bold = 1
+        chart_title_set_name_font(chart, &titleFont)
+        // For a bar chart libxlsxwriter's y axis is the categories: reversed, the
+        // top mention comes first; the values' axis then crosses at its far end
+        // (the bottom), where a reader expects it.
+        chart_axis_set_reverse(chart.pointee.y_axis)
+        chart_axis_set_crossing_max(chart.pointee.y_axis)
+        chart_axis_set_interval_unit(chart.pointee.y_axis, 1)  // every label, none skipped
+        chart_set_series_overlap(chart, 100)
+        chart_set_series_gap(chart, 40)
+        chart_show_hidden_data(chart)  // a filter on the rows leaves the chart whole
+        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_BOTTOM.rawValue))
+        var options = lxw_chart_options()
+        options.x_offset = 12
+        options.x_scale = 1.5
+        options.y_scale = max(1.0, Double(110 + 20 * charted.count) / 288.0)
+        try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, 9, chart, &options), "the chart")
+    }
+
+    /// A sheet name Excel takes: none of `[]:*?/\`, no apostrophe at either
+    /// end, at most 31 characters, unique without regard to case (`*` is
+    /// "all tweets"; a name taken gets ` (2)`, ` (3)`…).
+    static func sheetName(for term: String, taken: inout Set<String>) -> String {
+        var base = term == "*" ? "all tweets" : String(term.unicodeScalars.map { s -> Character in
+            "[]:*?/\\".unicodeScalars.contains(s) || VisibleText.needsEscape(s) ? "_" : Character(s)
+        })
+        while base.hasPrefix("'") { base.removeFirst() }
+        while base.hasSuffix("'") { base.removeLast() }
+        if base.isEmpty || base.lowercased() == "history" { base = "term " + base }
+        base = String(base.prefix(31))
+        var name = base, n = 1
+        while taken.contains(name.lowercased()) {
+            n += 1
+            let suffix = " (\(n))"
+            name = String(base.prefix(31 - suffix.count)) + suffix
+        }
+        taken.insert(name.lowercased())
+        return name
+    }
+}

@@ -1,0 +1,92 @@
+import CXLSXWriter
+
+// libxlsxwriter for `XLSXReport`: the workbook, its sheets and formats, and
+// every return code checked here (a failure is an `OutputFile.Failure` with
+// libxlsxwriter's own message).
+
+/// A workbook being written, and the file it is written to.
+struct Workbook {
+    let pointer: UnsafeMutablePointer<lxw_workbook>
+    let path: String
+    private var closed = false
+
+    init(path: String) throws(OutputFile.Failure) {
+        var options = lxw_workbook_options()
+        guard let wb = workbook_new_opt(path, &options) else {
+            throw OutputFile.Failure(path: path, message: "libxlsxwriter cannot create the workbook")
+        }
+        pointer = wb
+        self.path = path
+    }
+
+    func sheet(_ name: String) throws(OutputFile.Failure) -> Sheet {
+        guard let ws = workbook_add_worksheet(pointer, name) else {
+            throw OutputFile.Failure(path: path, message: "libxlsxwriter cannot add a sheet named \(VisibleText.escaped(name))")
+        }
+        return Sheet(pointer: ws, path: path)
+    }
+
+    /// Writes the file (`workbook_close`, which also frees the workbook).
+    mutating func close() throws(OutputFile.Failure) {
+        guard !closed else { return }
+        closed = true
+        let e = workbook_close(pointer)
+        guard e == LXW_NO_ERROR else {
+            throw OutputFile.Failure(path: path, message: "libxlsxwriter: \(String(cString: lxw_strerror(e)))")
+        }
+    }
+}
+
+/// One sheet of a `Workbook`.
+struct Sheet {
+    let pointer: UnsafeMutablePointer<lxw_worksheet>
+    let path: String
+
+    /// Excel's longest string cell.
+    static let longest = 32_767
+
+    /// A string cell: always text, whatever it starts with.
+    func string(_ row: UInt32, _ col: UInt16, _ s: String, _ format: UnsafeMutablePointer<lxw_format>?) throws(OutputFile.Failure) {
+        let value = s.count > Self.longest ? String(s.prefix(Self.longest - 1)) + "…" : s
+        try check(worksheet_write_string(pointer, row, col, value, format), "a cell")
+    }
+
+    func number(_ row: UInt32, _ col: UInt16, _ n: Double, _ format: UnsafeMutablePointer<lxw_format>?) throws(OutputFile.Failure) {
+        try check(worksheet_write_number(pointer, row, col, n, format), "a number")
+    }
+
+    func width(_ col: UInt16, _ width: Double) throws(OutputFile.Failure) {
+        try check(worksheet_set_column(pointer, col, col, width, nil), "a column width")
+    }
+
+    func check(_ e: lxw_error, _ what: String) throws(OutputFile.Failure) {
+        guard e == LXW_NO_ERROR else {
+            throw OutputFile.Failure(path: path, message: "libxlsxwriter cannot write \(what): \(String(cString: lxw_strerror(e)))")
+        }
+    }
+}
+
+/// The cell formats of a workbook.
+struct Formats {
+    let title, header, label, count, value, time: UnsafeMutablePointer<lxw_format>?
+
+    init(_ book: Workbook) {
+        title = workbook_add_format(book.pointer)
+        format_set_bold(title)
+        format_set_font_size(title, 16)
+        header = workbook_add_format(book.pointer)
+        format_set_bold(header)
+        format_set_bottom(header, UInt8(LXW_BORDER_THIN.rawValue))
+        format_set_bg_color(header, 0xE8ECF0)
+        label = workbook_add_format(book.pointer)
+        format_set_bold(label)
+        count = workbook_add_format(book.pointer)
+        format_set_num_format(count, "#,##0")
+        value = workbook_add_format(book.pointer)
+        format_set_num_format(value, "#,##0")
+        format_set_align(value, UInt8(LXW_ALIGN_LEFT.rawValue))
+        time = workbook_add_format(book.pointer)
+        format_set_num_format(time, "yyyy-mm-dd hh:mm:ss \"UTC\"")
+        format_set_align(time, UInt8(LXW_ALIGN_LEFT.rawValue))
+    }
+}
