@@ -104,7 +104,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     @inline(__always)
     private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?) {
         tally.stats.tweets += 1
-        if let screen, !EntitiesExtractor.mayMatch(tweet, in: record, screen: screen) { return }
+        if let screen, !screen.mayMatch(tweet, in: record) { return }
         mentions.removeAll()
         extractor.extract(tweet, in: record, table: table, into: &mentions)
         consumer.take(tweet, in: record, table: table, mentions: mentions)
