@@ -24,3 +24,23 @@ public struct JSONError: Error, Equatable {
         }
     }
 }
+
+/// A decoder's failure to read a record, as the message a problem carries.
+protocol RecordError: Error {
+    var message: String { get }
+}
+
+extension RecordError {
+    /// Runs `decode`; the message of its error, or nil when it read the record.
+    @inline(__always)
+    static func message(of decode: () throws(Self) -> Void) -> String? {
+        do {
+            try decode()
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+}
+
+extension JSONError: RecordError {}
