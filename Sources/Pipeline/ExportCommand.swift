@@ -30,15 +30,9 @@ struct ExportCommand: Command {
     var storeOptions = StoreOptions()
 
     init(arguments: [String]) throws(UsageError) {
-        var reader = ArgumentReader(arguments)
-        while let name = try reader.nextOption() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(Self.usage)
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
-            }
-        }
-        if let extra = reader.positional.first {
+        let positional: [String]
+        (storeOptions, positional) = try StoreOptions.read(arguments, usage: Self.usage)
+        if let extra = positional.first {
             throw UsageError("export writes to standard output and takes no paths, not '\(extra)': smashtag export > \(extra)")
         }
         _ = try storeOptions.require("export")

@@ -17,11 +17,7 @@ struct HistoryCommand: Command {
     and running the same ingest again finishes the job).
 
     OPTIONS:
-        --store FILE        The store [default: $SMASHTAG_STORE]
-        --format FORMAT     csv, json, ndjson or table
-                            [default: table on a terminal, csv otherwise]
-        --wait SECONDS      Wait this long for a locked store [default: 5]
-        -h, --help          Print this help and exit
+    \(StoreOptions.listingHelp)
 
     """
 

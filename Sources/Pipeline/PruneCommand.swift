@@ -24,9 +24,7 @@ struct PruneCommand: Command {
         --keep-tweets N     All but the N newest tweets (by creation time)
 
     OPTIONS:
-        --store FILE        The store [default: $SMASHTAG_STORE]
-        --wait SECONDS      Wait this long for a run that holds the store, then
-                            exit 3 [default: 5]
+    \(StoreOptions.help)
         -q, --quiet         No summary on stderr
         -h, --help          Print this help and exit
 

@@ -50,6 +50,39 @@ struct StoreOptions {
         return true
     }
 
+    /// Reads the arguments of a command whose only options are the store's
+    /// (and `--help`, which prints `usage`).
+    ///
+    /// - Returns: the options and the positional arguments.
+    static func read(_ arguments: [String], usage: String) throws(UsageError) -> (options: StoreOptions, positional: [String]) {
+        var options = StoreOptions()
+        var reader = ArgumentReader(arguments)
+        while let name = try reader.nextOption() {
+            if try options.parse(name, &reader) { continue }
+            switch name {
+            case "-h", "--help": throw UsageError.help(usage)
+            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
+            }
+        }
+        return (options, reader.positional)
+    }
+
+    /// How the usage texts of the store commands name the store options.
+    static let help = """
+            --store FILE        The store [default: $SMASHTAG_STORE]
+            --wait SECONDS      Wait this long for a run that holds the store, then
+                                exit 3 [default: 5]
+        """
+
+    /// The options of a listing (`history`, `terms`), as its usage text names them.
+    static let listingHelp = """
+            --store FILE        The store [default: $SMASHTAG_STORE]
+            --format FORMAT     csv, json, ndjson or table
+                                [default: table on a terminal, csv otherwise]
+            --wait SECONDS      Wait this long for a locked store [default: 5]
+            -h, --help          Print this help and exit
+        """
+
     /// The value of `--wait`: seconds, 0 or more.
     static func seconds(_ v: String) throws(UsageError) -> Double {
         guard let s = Double(v), s >= 0, s.isFinite else {

@@ -19,9 +19,7 @@ struct TrackCommand: Command {
     creates the store when it is missing, so a scheduled job can start with it.
 
     OPTIONS:
-        --store FILE        The store [default: $SMASHTAG_STORE]
-        --wait SECONDS      Wait this long for a run that holds the store, then
-                            exit 3 [default: 5]
+    \(StoreOptions.help)
         -q, --quiet         Say nothing on stderr
         -h, --help          Print this help and exit
 
@@ -43,19 +41,13 @@ struct TrackCommand: Command {
 
     init(arguments: [String], untrack: Bool) throws(UsageError) {
         self.untrack = untrack
-        var reader = ArgumentReader(arguments)
-        while let name = try reader.nextOption() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(Self.usage)
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help"])
-            }
-        }
+        let positional: [String]
+        (storeOptions, positional) = try StoreOptions.read(arguments, usage: Self.usage)
         let verb = untrack ? "untrack" : "track"
-        guard !reader.positional.isEmpty else {
+        guard !positional.isEmpty else {
             throw UsageError("give the terms to \(verb), as in: smashtag \(verb) '#stanford' --store tweets.db")
         }
-        terms = try parseTerms(reader.positional)
+        terms = try parseTerms(positional)
         _ = try storeOptions.require(verb)
     }
 
@@ -111,11 +103,7 @@ struct TermsCommand: Command {
     they were tracked.
 
     OPTIONS:
-        --store FILE        The store [default: $SMASHTAG_STORE]
-        --format FORMAT     csv, json, ndjson or table
-                            [default: table on a terminal, csv otherwise]
-        --wait SECONDS      Wait this long for a locked store [default: 5]
-        -h, --help          Print this help and exit
+    \(StoreOptions.listingHelp)
 
     """
 

@@ -20,7 +20,7 @@ extension MentionExtractor {
 
 extension EntitiesExtractor {
     static func mayMatch(_ index: Int, from decoder: TweetDecoder, screen: MentionScreen) -> Bool {
-        mayMatch(decoder.decodedTweet(index), in: decoder.record, screen: screen)
+        screen.mayMatch(decoder.decodedTweet(index), in: decoder.record)
     }
 }
 

@@ -14,8 +14,7 @@ public final class Aggregator {
     private var seen: [Set<UInt64>]
     private var tweetCounts: [Int]
     private var counts: [[Int32: Int]]
-    private var keys: [String] = []
-    private var keyIDs: [String: Int32] = [:]
+    private var keys = KeyNumbering()
     /// (tweet, term) pairs dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
 
@@ -68,13 +67,7 @@ public final class Aggregator {
         counts[t][globalID(mention), default: 0] += count
     }
 
-    private func globalID(_ key: String) -> Int32 {
-        if let id = keyIDs[key] { return id }
-        let id = Int32(keys.count)
-        keys.append(key)
-        keyIDs[key] = id
-        return id
-    }
+    private func globalID(_ key: String) -> Int32 { keys.number(key) }
 
     /// The reports of every term, in the order the terms were given.
     ///
@@ -84,7 +77,7 @@ public final class Aggregator {
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
         terms.indices.map { t in
             TermReport(term: terms[t], tweets: tweetCounts[t],
-                       counts: counts[t].lazy.map { (self.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+                       counts: counts[t].lazy.map { (self.keys.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
         }
     }
 }

@@ -25,28 +25,6 @@ public struct EntitiesExtractor: MentionExtractor {
         }
     }
 
-    /// False when `tweet` can match none of the screened terms, told
-    /// from its raw mention bytes alone; true when it may (then `extract`
-    /// and the match stage decide). It looks at the mentions `extract`
-    /// takes, and for author terms at the tweet's own author.
-    @inline(__always)
-    static func mayMatch(_ tweet: DecodedTweet, in record: DecodedRecord, screen: MentionScreen) -> Bool {
-        if screen.screensAuthors, let author = record.author(of: tweet), screen.mayBeAuthor(author, in: record) { return true }
-        if mayMatch(tweet.hashtags, tweet.users, record, screen) { return true }
-        if let rt = tweet.retweeted {
-            if mayMatch(rt.hashtags, rt.users, record, screen) { return true }
-            if let author = record.name(rt.author), screen.mayBeUser(author, in: record) { return true }
-        }
-        return false
-    }
-
-    @inline(__always)
-    private static func mayMatch(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ screen: MentionScreen) -> Bool {
-        for i in hashtags where screen.mayBeHashtag(record.spans[i], in: record) { return true }
-        for i in users where screen.mayBeUser(record.spans[i], in: record) { return true }
-        return false
-    }
-
     private func add(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ table: MentionTable,
                      _ mentions: inout MentionSet) {
         for i in hashtags {

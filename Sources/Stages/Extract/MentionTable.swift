@@ -30,8 +30,8 @@ public enum MentionKey {
 /// - Complexity: O(length) per lookup; memory O(distinct raw spellings).
 public final class MentionTable {
     /// Normalised keys with their sign (`#swift`, `@nasa`), by id.
-    public private(set) var keys: [String] = []
-    private var ids: [String: Int32] = [:]
+    public var keys: [String] { numbering.keys }
+    private var numbering = KeyNumbering()
 
     // Open-addressing cache of raw spellings: slot → entry index + 1 (0 = empty).
     private var slots: [Int32] = Array(repeating: 0, count: 1024)
@@ -48,16 +48,10 @@ public final class MentionTable {
     public init() {}
 
     /// The id of a normalised, signed key such as `#stanford`, created if new.
-    public func id(forKey key: String) -> Int32 {
-        if let id = ids[key] { return id }
-        let id = Int32(keys.count)
-        keys.append(key)
-        ids[key] = id
-        return id
-    }
+    public func id(forKey key: String) -> Int32 { numbering.number(key) }
 
     /// The id of a normalised, signed key if it has one.
-    public func existingID(forKey key: String) -> Int32? { ids[key] }
+    public func existingID(forKey key: String) -> Int32? { numbering.existing(key) }
 
     /// The id of the mention whose raw JSON string contents are `raw`.
     ///

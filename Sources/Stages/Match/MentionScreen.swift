@@ -51,6 +51,28 @@ struct MentionScreen {
         MentionScreen.mayEqual(span, authors, record)
     }
 
+    /// False when `tweet` can match none of the screened terms, told
+    /// from its raw mention bytes alone; true when it may (then extraction
+    /// and the match stage decide). It looks at the mentions `EntitiesExtractor`
+    /// takes, and for author terms at the tweet's own author.
+    @inline(__always)
+    func mayMatch(_ tweet: DecodedTweet, in record: DecodedRecord) -> Bool {
+        if screensAuthors, let author = record.author(of: tweet), mayBeAuthor(author, in: record) { return true }
+        if mayMatch(tweet.hashtags, tweet.users, record) { return true }
+        if let rt = tweet.retweeted {
+            if mayMatch(rt.hashtags, rt.users, record) { return true }
+            if let author = record.name(rt.author), mayBeUser(author, in: record) { return true }
+        }
+        return false
+    }
+
+    @inline(__always)
+    private func mayMatch(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord) -> Bool {
+        for i in hashtags where mayBeHashtag(record.spans[i], in: record) { return true }
+        for i in users where mayBeUser(record.spans[i], in: record) { return true }
+        return false
+    }
+
     var screensAuthors: Bool { !authors.isEmpty }
 
     /// False only when `span` is plain ASCII and equals none of `keys`

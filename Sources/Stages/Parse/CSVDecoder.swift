@@ -185,6 +185,6 @@ final class CSVDecoder {
 }
 
 /// A CSV row that is not a tweet (SPEC §8: a bad record, with its line).
-struct CSVRowError: Error {
+struct CSVRowError: RecordError {
     var message: String
 }

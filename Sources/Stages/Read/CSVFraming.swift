@@ -14,8 +14,7 @@ struct CSVFraming {
     private var state = State.fieldStart
     private var scanned = 0       // bytes of the current row already scanned
     private var newlines = 0      // line ends inside the current row so far
-    private var discarding = false
-    private var discardLine = 0
+    private var skip = OverlongSkip()
 
     init(delimiter: UInt8) { self.delimiter = delimiter }
 
@@ -44,13 +43,10 @@ struct CSVFraming {
                     if c == delimiter { state = .fieldStart } else if c == 0x0A { ended = true; break scan }
                 }
                 i += 1
-                if !discarding && i - start > maxRecord {
-                    discarding = true
-                    discardLine = line
-                }
+                if !skip.active && i - start > maxRecord { skip.begin(line: line) }
             }
             if !ended && !isEnd {
-                if discarding {
+                if skip.active {
                     retainFrom = i  // forget what was scanned; keep only the state
                     scanned = 0
                 } else {
@@ -66,10 +62,7 @@ struct CSVFraming {
             state = .fieldStart
             scanned = 0
             newlines = 0
-            if discarding {
-                discarding = false
-                return .tooLong(line: discardLine)
-            }
+            if skip.active { return .tooLong(line: skip.end()) }
             if end > start && b[end - 1] == 0x0D { end -= 1 }
             var s = start
             while s < end && (b[s] == 0x20 || b[s] == 0x09 || b[s] == 0x0D) { s += 1 }

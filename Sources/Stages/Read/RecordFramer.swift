@@ -17,6 +17,10 @@
 /// or reading nothing but blank lines — is given up: that is a decompression
 /// bomb or not text at all, and reading on would only burn time.
 ///
+/// Each layout is a machine of its own (`LayoutDecision`, `LineFraming`,
+/// `DocumentFraming`, `CSVFraming`) moving one `FrameCursor`; all skip an
+/// over-long record the one way (`OverlongSkip`).
+///
 /// Records are handed out as offsets into the caller's buffer; the framer
 /// keeps only small state between calls, so a record may straddle any number
 /// of reads, and how the bytes arrive never changes what comes out (the tests
@@ -47,38 +51,20 @@ public struct RecordFramer {
     public var endlessRun: Int { maxRecord > Int.max / 64 ? Int.max : maxRecord * 64 }
 
     /// Where unconsumed input starts in the caller's buffer.
-    public private(set) var retainFrom = 0
+    public var retainFrom: Int { cursor.retainFrom }
     /// Line number at `retainFrom`.
-    public private(set) var line = 1
+    public var line: Int { cursor.line }
+
+    private var cursor: FrameCursor
+    private let limits: FrameLimits
     private var atStreamStart = true
     private var gaveUp = false
+    private var blanks = BlankRun()
+    private var decision = LayoutDecision()
+    private var lines = LineFraming()
+    private var document = DocumentFraming()
 
-    // Layout decision state: how far the first value was scanned (relative to `retainFrom`).
-    private var decideScanned = 0
-    private var decideDepth = 0
-    private var decideInString = false
-    private var decideEscape = false
-
-    // Line state: bytes from `retainFrom` on already searched for a newline.
-    private var lineScanned = 0
-    private var skippingLine = false // document layout: skipping the rest of an over-long non-JSON line
-
-    // Document-layout state, all relative to `retainFrom`.
-    private var scanned = 0          // bytes of the current value already scanned
-    private var depth = 0
-    private var inString = false
-    private var escapeNext = false
-    private var inValue = false      // scanning a value (as opposed to between values)
-    private var newlinesInValue = 0
-    private var arrayDepth = 0       // 1 while streaming the elements of a top-level array
-    private var discarding = false   // past the cap: scanning on without keeping bytes
-    private var discardLine = 0     // where the skipped over-long value started
-    private var runSinceNewline = 0 // bytes since the last line end, while discarding
-    private var blankRun = 0        // bytes of blank lines since the last record (lines layout)
-    private var blankLine = 1       // where that run started
-    private var valueIsScalar = false
-
-    // CSV state: the columns that make a first line a header, and the rows' framing.
+    // CSV: the columns that make a first line a header, and the rows' framing.
     private let csvColumns: CSVColumns?
     public private(set) var csvHeader: CSVHeader?
     private var csv: CSVFraming?
@@ -88,14 +74,15 @@ public struct RecordFramer {
                 csvColumns: CSVColumns? = CSVColumns()) {
         self.layout = layout
         self.maxRecord = maxRecord
-        self.line = firstLine
+        cursor = FrameCursor(retainFrom: 0, line: firstLine)
+        limits = FrameLimits(maxRecord: maxRecord, endlessRun: maxRecord > Int.max / 64 ? Int.max : maxRecord * 64)
         self.csvColumns = csvColumns
     }
 
     /// Tells the framer that the caller dropped the first `count` bytes of its buffer.
     public mutating func shift(by count: Int) {
-        precondition(count <= retainFrom)
-        retainFrom -= count
+        precondition(count <= cursor.retainFrom)
+        cursor.retainFrom -= count
     }
 
     /// The next event for `buffer`, which holds everything from `retainFrom` on
@@ -103,9 +90,16 @@ public struct RecordFramer {
     public mutating func next(_ buffer: UnsafeRawBufferPointer, isEnd: Bool) -> Event {
         let bytes = buffer.bindMemory(to: UInt8.self)
         if gaveUp {
-            retainFrom = bytes.count
+            cursor.retainFrom = bytes.count
             return .needMore
         }
+        let event = nextEvent(bytes, isEnd: isEnd)
+        // A stream that runs on without a record is not framed any further.
+        if case .endless = event { gaveUp = true }
+        return event
+    }
+
+    private mutating func nextEvent(_ bytes: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
         while true {
             if atStreamStart {
                 // A byte-order mark is only meaningful as the very first bytes.
@@ -113,16 +107,23 @@ public struct RecordFramer {
             }
             switch layout {
             case .undecided:
-                guard let decided = decideLayout(bytes, isEnd: isEnd) else { return .needMore }
-                layout = decided
+                switch decision.decide(bytes, isEnd: isEnd, &cursor, &blanks, limits, columns: csvColumns) {
+                case nil: return .needMore
+                case .lines: layout = .lines
+                case .document: layout = .document
+                case .csv(let header):
+                    csvHeader = header
+                    csv = CSVFraming(delimiter: header.delimiter)
+                    layout = .csv
+                }
             case .lines:
-                return nextLine(bytes, isEnd: isEnd)
+                return lines.next(bytes, isEnd: isEnd, &cursor, &blanks, limits)
             case .document:
-                return nextValue(bytes, isEnd: isEnd)
+                return document.next(bytes, isEnd: isEnd, &cursor, limits)
             case .csv:
                 // Only a recognised header makes the layout CSV.
                 guard var framing = csv, let header = csvHeader else { layout = .lines; continue }
-                let event = framing.next(bytes, retainFrom: &retainFrom, line: &line, maxRecord: maxRecord, isEnd: isEnd)
+                let event = framing.next(bytes, retainFrom: &cursor.retainFrom, line: &cursor.line, maxRecord: maxRecord, isEnd: isEnd)
                 // The first row is the header, already read when the layout was decided.
                 if case .record(_, let l) = event, framing.headerPending {
                     framing.headerPending = false
@@ -135,347 +136,18 @@ public struct RecordFramer {
         }
     }
 
-    // MARK: Layout
-
     /// The sniffer's rule, on a stream that may arrive a byte at a time:
     /// false until three bytes (or the end) say whether they are a BOM.
     private mutating func skipBOM(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Bool {
-        let avail = b.count - retainFrom
+        let avail = b.count - cursor.retainFrom
         let bom = StreamSniffer.byteOrderMark
-        for k in 0..<min(avail, 3) where b[retainFrom + k] != bom[k] {
+        for k in 0..<min(avail, 3) where b[cursor.retainFrom + k] != bom[k] {
             atStreamStart = false
             return true
         }
         if avail < 3 && !isEnd { return false }
-        if avail >= 3 { retainFrom += 3 }
+        if avail >= 3 { cursor.retainFrom += 3 }
         atStreamStart = false
         return true
     }
-
-    /// Looks at the first value: lines unless it is an array, an archive's
-    /// `window.YTD… =` assignment, or an object that spans lines.
-    ///
-    /// Leading white space is consumed (its lines counted) and the scan of the
-    /// first object resumes where the last call stopped, so a stream that
-    /// trickles in is not scanned again from its start at every read.
-    private mutating func decideLayout(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Layout? {
-        if decideScanned == 0 {
-            if blankRun == 0 { blankLine = line }
-            var i = retainFrom
-            let limit = min(b.count, retainFrom + (endlessRun - blankRun))
-            while i < limit, isSpace(b[i]) {
-                if b[i] == 0x0A { line += 1 }
-                i += 1
-            }
-            blankRun += i - retainFrom
-            retainFrom = i
-            if blankRun >= endlessRun { return .lines }  // nextLine gives up
-            guard i < b.count else { return isEnd ? .lines : nil }
-            if b[i] != UInt8(ascii: "{") && b[i] != UInt8(ascii: "["), let columns = csvColumns,
-               let header = headerLine(b, at: i, isEnd: isEnd, columns: columns) {
-                guard let header else { return nil }  // the first line is not complete yet
-                csvHeader = header
-                csv = CSVFraming(delimiter: header.delimiter)
-                return .csv
-            }
-            switch b[i] {
-            case UInt8(ascii: "["), UInt8(ascii: "w"): return .document
-            case UInt8(ascii: "{"): break
-            default: return .lines
-            }
-        }
-        // Does the first object close before the first newline?
-        var i = retainFrom + decideScanned
-        defer { decideScanned = i - retainFrom }
-        while i < b.count {
-            let c = b[i]
-            i += 1
-            if decideInString {
-                if decideEscape { decideEscape = false }
-                else if c == 0x5C { decideEscape = true }
-                else if c == 0x22 { decideInString = false }
-                else if c == 0x0A { return .lines }
-            } else {
-                switch c {
-                case 0x22: decideInString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): decideDepth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    decideDepth -= 1
-                    if decideDepth == 0 { return .lines }
-                case 0x0A: return .document
-                default: break
-                }
-            }
-            if i - retainFrom > maxRecord { return .lines }
-        }
-        return isEnd ? .lines : nil
-    }
-
-    /// Whether the first line (holding position `i`) is a CSV header: `.some(nil)`
-    /// when the line is not complete yet, nil when it is no header (a header
-    /// line is at most 64 KiB).
-    private func headerLine(_ b: UnsafeBufferPointer<UInt8>, at i: Int, isEnd: Bool,
-                           columns: CSVColumns) -> CSVHeader?? {
-        var start = i
-        while start > retainFrom && b[start - 1] != 0x0A { start -= 1 }
-        let limit = min(b.count, start + (64 << 10))
-        let window = UnsafeBufferPointer(rebasing: b[..<limit])
-        guard let nl = findNewline(window, from: i) ?? (isEnd && limit == b.count ? b.count : nil) else {
-            return limit - start >= 64 << 10 ? nil : .some(nil)
-        }
-        let end = nl > start && b[nl - 1] == 0x0D ? nl - 1 : nl
-        guard let header = CSVHeader.recognise(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<end])),
-                                               columns: columns) else { return nil }
-        return .some(header)
-    }
-
-    // MARK: Lines
-
-    private mutating func nextLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
-        while true {
-            if blankRun >= endlessRun { return giveUp(line: blankLine) }
-            let start = retainFrom
-            guard start < b.count else { return .needMore }
-            // While skipping, look no further than where the run becomes endless.
-            let limit = discarding ? min(b.count, start + (endlessRun - runSinceNewline)) : b.count
-            let end: Int
-            if let nl = findNewline(b, from: start + lineScanned, to: limit) {
-                end = nl
-                retainFrom = nl + 1
-                lineScanned = 0
-            } else if discarding {
-                runSinceNewline += limit - start
-                retainFrom = limit
-                if runSinceNewline >= endlessRun { return giveUp(line: discardLine) }
-                if isEnd { discarding = false }
-                return .needMore
-            } else if b.count - start > maxRecord {
-                discarding = true
-                discardLine = line
-                runSinceNewline = b.count - start
-                retainFrom = b.count
-                lineScanned = 0
-                blankRun = 0
-                return .tooLong(line: line)
-            } else if isEnd {
-                end = b.count
-                retainFrom = b.count
-                lineScanned = 0
-            } else {
-                lineScanned = b.count - start
-                return .needMore
-            }
-            let thisLine = line
-            line += 1
-            if discarding {
-                discarding = false
-                continue
-            }
-            if end - start > maxRecord { blankRun = 0; return .tooLong(line: thisLine) }
-            // Trim surrounding white space (including the CR of CRLF); skip blank lines.
-            var s = start, e = end
-            while s < e, isSpace(b[s]) { s += 1 }
-            while e > s, isSpace(b[e - 1]) { e -= 1 }
-            if s == e {
-                // Nothing but blank lines for `endlessRun` bytes: a bomb of newlines.
-                if blankRun == 0 { blankLine = thisLine }
-                blankRun += retainFrom - start
-                continue
-            }
-            blankRun = 0
-            return .record(range: s..<e, line: thisLine)
-        }
-    }
-
-    /// Stops framing: the record skipped from `line` never ends.
-    private mutating func giveUp(line: Int) -> Event {
-        gaveUp = true
-        discarding = false
-        skippingLine = false
-        return .endless(line: line)
-    }
-
-    @inline(__always)
-    private func findNewline(_ b: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int? = nil) -> Int? {
-        let end = end ?? b.count
-        guard start < end, let p = memchr(b.baseAddress! + start, 0x0A, end - start) else { return nil }
-        return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-    }
-
-    // MARK: Documents
-
-    private mutating func nextValue(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event {
-        while true {
-            if skippingLine {
-                guard let event = skipRestOfLine(b, isEnd: isEnd) else { continue }
-                return event
-            }
-            if !inValue {
-                // Between values: white space, separators, an archive's assignment.
-                var i = retainFrom
-                while i < b.count {
-                    let c = b[i]
-                    if c == 0x0A { line += 1; i += 1; continue }
-                    if isSpace(c) || c == UInt8(ascii: ";") || (arrayDepth > 0 && c == UInt8(ascii: ",")) {
-                        i += 1; continue
-                    }
-                    break
-                }
-                retainFrom = i
-                guard i < b.count else { return .needMore }
-                let c = b[i]
-                if arrayDepth == 0 && c == UInt8(ascii: "w") {
-                    // `window.YTD.tweets.part0 = [`: skip through the `=`, looked for
-                    // in the first 4 KiB of the line (whatever the reads deliver).
-                    let window = min(b.count, i + 4096)
-                    var j = i
-                    while j < window, b[j] != UInt8(ascii: "="), b[j] != 0x0A { j += 1 }
-                    if j < window && b[j] == UInt8(ascii: "=") {
-                        retainFrom = j + 1
-                        continue
-                    }
-                    if j < window || window == i + 4096 || isEnd {
-                        skippingLine = true  // no `=` on the line: not an assignment
-                        continue
-                    }
-                    return .needMore
-                }
-                if arrayDepth == 0 && c == UInt8(ascii: "[") {
-                    arrayDepth = 1
-                    retainFrom = i + 1
-                    continue
-                }
-                if arrayDepth > 0 && c == UInt8(ascii: "]") {
-                    arrayDepth = 0
-                    retainFrom = i + 1
-                    continue
-                }
-                if !(c == UInt8(ascii: "{") || c == UInt8(ascii: "[") || c == 0x22 || c == UInt8(ascii: "-")
-                     || isDigit(c) || c == UInt8(ascii: "t") || c == UInt8(ascii: "f") || c == UInt8(ascii: "n")) {
-                    // Not JSON at all (an HTML page, say): the rest of the line is one bad record.
-                    skippingLine = true
-                    continue
-                }
-                inValue = true
-                valueIsScalar = !(c == UInt8(ascii: "{") || c == UInt8(ascii: "["))
-                scanned = 0; depth = 0; inString = false; escapeNext = false; newlinesInValue = 0; runSinceNewline = 0
-                if c == 0x22 { inString = true; scanned = 1 }  // a string scalar
-            }
-            // Scan on from where the last call stopped.
-            var i = retainFrom + scanned
-            var ended = false
-            var run = runSinceNewline
-            let endless = endlessRun
-            while i < b.count {
-                let c = b[i]
-                if c == 0x0A { newlinesInValue += 1; run = 0 } else { run += 1 }
-                if inString {
-                    if escapeNext { escapeNext = false }
-                    else if c == 0x5C { escapeNext = true }
-                    else if c == 0x22 { inString = false; if depth == 0 && valueIsScalar { i += 1; ended = true; break } }
-                } else if valueIsScalar {
-                    if isSpace(c) || c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
-                        if c == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
-                        ended = true
-                        break
-                    }
-                } else {
-                    switch c {
-                    case 0x22: inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 { i += 1; ended = true }
-                    default: break
-                    }
-                    if ended { break }
-                }
-                i += 1
-                if !discarding && i - retainFrom > maxRecord {
-                    discarding = true
-                    discardLine = line
-                }
-                if discarding && run >= endless {
-                    retainFrom = i
-                    inValue = false
-                    return giveUp(line: discardLine)
-                }
-            }
-            runSinceNewline = run
-            if !ended && !isEnd {
-                if discarding {
-                    // Forget what was scanned; keep only the state.
-                    retainFrom = i
-                    scanned = 0
-                } else {
-                    scanned = i - retainFrom
-                }
-                return .needMore
-            }
-            // A whole value, or the end of input inside one (a truncated document).
-            let start = retainFrom, startLine = line
-            if i == start && !ended { return .needMore }
-            retainFrom = i
-            line += newlinesInValue
-            inValue = false
-            if discarding {
-                discarding = false
-                return .tooLong(line: discardLine)
-            }
-            if !ended { arrayDepth = 0 }
-            return .record(range: start..<i, line: startLine)
-        }
-    }
-
-    /// The rest of the current line, which is not JSON (an HTML page, say), as
-    /// one record for the decoder to report; skipped when over-long. Nil when
-    /// the line ended without anything to say.
-    private mutating func skipRestOfLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool) -> Event? {
-        let start = retainFrom
-        let limit = discarding ? min(b.count, start + (endlessRun - runSinceNewline)) : b.count
-        if let nl = findNewline(b, from: start + lineScanned, to: limit) {
-            retainFrom = nl + 1
-            lineScanned = 0
-            skippingLine = false
-            let thisLine = line
-            line += 1
-            if discarding { discarding = false; return nil }
-            if nl - start > maxRecord { return .tooLong(line: thisLine) }
-            return .record(range: start..<nl, line: thisLine)
-        }
-        if discarding {
-            runSinceNewline += limit - start
-            retainFrom = limit
-            if runSinceNewline >= endlessRun { return giveUp(line: discardLine) }
-            if isEnd { discarding = false; skippingLine = false }
-            return .needMore
-        }
-        if b.count - start > maxRecord {
-            discarding = true
-            discardLine = line
-            runSinceNewline = b.count - start
-            retainFrom = b.count
-            lineScanned = 0
-            return .tooLong(line: line)
-        }
-        guard isEnd else {
-            lineScanned = b.count - start
-            return .needMore
-        }
-        skippingLine = false
-        lineScanned = 0
-        retainFrom = b.count
-        return start < b.count ? .record(range: start..<b.count, line: line) : .needMore
-    }
 }
-
-/// JSON white space: space, LF, CR, tab (one compare for the usual byte above 0x20).
-@inline(__always) func isSpace(_ c: UInt8) -> Bool {
-    c <= 0x20 && (UInt64(0x1_0000_2600) >> UInt64(c)) & 1 == 1
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -53,10 +53,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
 
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
-        do {
-            try decoder.decode(bytes)
-        } catch {
-            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: error.message))
+        if let failure = JSONError.message(of: { () throws(JSONError) in try decoder.decode(bytes) }) {
+            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: failure))
             return
         }
         for rejected in decoder.rejected {
@@ -87,10 +85,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     /// (entities, or text under `--mentions-from text`); rows without, text.
     func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
-        do {
-            try csv.decode(bytes)
-        } catch {
-            problem(InputProblem(.badRow, origin: origin, line: line, reason: error.message))
+        if let failure = CSVRowError.message(of: { () throws(CSVRowError) in try csv.decode(bytes) }) {
+            problem(InputProblem(.badRow, origin: origin, line: line, reason: failure))
             return
         }
         let record = csv.record
@@ -104,7 +100,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     @inline(__always)
     private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?) {
         tally.stats.tweets += 1
-        if let screen, !EntitiesExtractor.mayMatch(tweet, in: record, screen: screen) { return }
+        if let screen, !screen.mayMatch(tweet, in: record) { return }
         mentions.removeAll()
         extractor.extract(tweet, in: record, table: table, into: &mentions)
         consumer.take(tweet, in: record, table: table, mentions: mentions)

@@ -46,14 +46,14 @@ extension Store {
             out += "{\"id\":\"\(UInt64(bitPattern: id))\""
             if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
             if let author = tweets.text(2) {
-                out += ",\"author\":{\"username\":\(ReportWriter.jsonString(String(author.dropFirst())))}"
+                out += ",\"author\":{\"username\":\(JSONText.quoted(String(author.dropFirst())))}"
             }
-            if let text = tweets.text(3) { out += ",\"text\":\(ReportWriter.jsonString(text))" }
+            if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
             if !hashtags.isEmpty || !users.isEmpty {
                 out += ",\"entities\":{\"hashtags\":["
-                    + hashtags.sorted().map { "{\"tag\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + hashtags.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",")
                     + "],\"mentions\":["
-                    + users.sorted().map { "{\"username\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + users.sorted().map { "{\"username\":\(JSONText.quoted($0))}" }.joined(separator: ",")
                     + "]}"
             }
             out += "}\n"

@@ -64,7 +64,7 @@ extension Store {
             let s = try db.statement("INSERT INTO run(command, started_at, inputs) VALUES (?1, ?2, ?3)")
             try s.bind(1, command)
             try s.bind(2, Store.now())
-            try s.bind(3, "[" + inputs.map(ReportWriter.jsonString).joined(separator: ",") + "]")
+            try s.bind(3, "[" + inputs.map(JSONText.quoted).joined(separator: ",") + "]")
             try s.run()
             return db.lastInsertRowID
         }
@@ -102,23 +102,6 @@ extension Store {
 }
 
 extension RunRecord {
-    /// The history as rows: one per run, oldest first.
-    public static func listing(_ runs: [RunRecord]) -> Listing {
-        var l = Listing(columns: ["run", "started", "finished", "command", "outcome", "inputs", "files", "unchanged",
-                                  "bytes", "tweets_read", "tweets_new", "tweets_known", "skipped", "seconds", "message"])
-        l.tableColumns = ["run", "started", "command", "outcome", "files", "unchanged", "bytes", "tweets_read",
-                          "tweets_new", "tweets_known", "skipped", "seconds", "inputs"]
-        for r in runs {
-            let seconds = r.finishedAt.map { Listing.Value.text(String(format: "%.2f", Double($0 - r.startedAt) / 1000)) } ?? .none
-            l.rows.append([.number(r.id), .text(RunRecord.time(r.startedAt)), r.finishedAt.map { .text(RunRecord.time($0)) } ?? .none,
-                           .text(r.command), .text(r.outcome), .list(r.inputs), .number(Int64(r.totals.files)),
-                           .number(Int64(r.unchanged)), .number(r.totals.bytes), .number(Int64(r.totals.read)),
-                           .number(Int64(r.totals.new)), .number(Int64(r.totals.known)), .number(Int64(r.totals.skipped)),
-                           seconds, r.message.map(Listing.Value.text) ?? .none])
-        }
-        return l
-    }
-
     /// `2024-05-01T02:00:13Z`: UTC, to the second.
     static func time(_ ms: Int64) -> String {
         var s = CreatedAt.iso(ms >= 0 ? ms / 1000 : (ms - 999) / 1000)

@@ -104,12 +104,3 @@ extension Store {
         try db.run("UPDATE term SET tweets = ?1 WHERE id = ?2", [Int64(tweets), id])
     }
 }
-
-extension Store {
-    /// The tracked terms as rows: term and tweets counted.
-    public static func listing(_ terms: [(term: Term, tweets: Int)]) -> Listing {
-        var l = Listing(columns: ["term", "tweets"])
-        l.rows = terms.map { [.text($0.term.description), .number(Int64($0.tweets))] }
-        return l
-    }
-}

@@ -75,3 +75,33 @@ public struct Listing {
         return out
     }
 }
+
+// MARK: The store's listings (`history`, `terms`)
+
+extension RunRecord {
+    /// The history as rows: one per run, oldest first.
+    public static func listing(_ runs: [RunRecord]) -> Listing {
+        var l = Listing(columns: ["run", "started", "finished", "command", "outcome", "inputs", "files", "unchanged",
+                                  "bytes", "tweets_read", "tweets_new", "tweets_known", "skipped", "seconds", "message"])
+        l.tableColumns = ["run", "started", "command", "outcome", "files", "unchanged", "bytes", "tweets_read",
+                          "tweets_new", "tweets_known", "skipped", "seconds", "inputs"]
+        for r in runs {
+            let seconds = r.finishedAt.map { Listing.Value.text(String(format: "%.2f", Double($0 - r.startedAt) / 1000)) } ?? .none
+            l.rows.append([.number(r.id), .text(RunRecord.time(r.startedAt)), r.finishedAt.map { .text(RunRecord.time($0)) } ?? .none,
+                           .text(r.command), .text(r.outcome), .list(r.inputs), .number(Int64(r.totals.files)),
+                           .number(Int64(r.unchanged)), .number(r.totals.bytes), .number(Int64(r.totals.read)),
+                           .number(Int64(r.totals.new)), .number(Int64(r.totals.known)), .number(Int64(r.totals.skipped)),
+                           seconds, r.message.map(Listing.Value.text) ?? .none])
+        }
+        return l
+    }
+}
+
+extension Store {
+    /// The tracked terms as rows: term and tweets counted.
+    public static func listing(_ terms: [(term: Term, tweets: Int)]) -> Listing {
+        var l = Listing(columns: ["term", "tweets"])
+        l.rows = terms.map { [.text($0.term.description), .number(Int64($0.tweets))] }
+        return l
+    }
+}

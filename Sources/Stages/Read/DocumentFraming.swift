@@ -1,0 +1,169 @@
+/// The document layout: each whole JSON value is a record, and the elements
+/// of a top-level array (or of an archive's `window.YTD… = [`) are records
+/// one by one, so a `tweets.js` of any size streams element by element. A
+/// line that is not JSON at all (an HTML page, say) is one record for the
+/// decoder to report.
+struct DocumentFraming {
+    /// Skipping the rest of a line that is not JSON, through the line cutter.
+    private var skippingLine = false
+    private var restOfLine = LineCutter()
+
+    // The value being scanned, all relative to the cursor.
+    private var scanned = 0          // bytes of the current value already scanned
+    private var depth = 0
+    private var inString = false
+    private var escapeNext = false
+    private var inValue = false      // scanning a value (as opposed to between values)
+    private var newlinesInValue = 0
+    private var arrayDepth = 0       // 1 while streaming the elements of a top-level array
+    private var valueIsScalar = false
+    private var skip = OverlongSkip() // past the cap: scanning on without keeping bytes (run: bytes since a line end)
+
+    mutating func next(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool, _ c: inout FrameCursor,
+                       _ limits: FrameLimits) -> RecordFramer.Event {
+        while true {
+            if skippingLine {
+                guard let event = skipRestOfLine(b, isEnd: isEnd, &c, limits) else { continue }
+                return event
+            }
+            if !inValue {
+                // Between values: white space, separators, an archive's assignment.
+                var i = c.retainFrom
+                while i < b.count {
+                    let ch = b[i]
+                    if ch == 0x0A { c.line += 1; i += 1; continue }
+                    if isSpace(ch) || ch == UInt8(ascii: ";") || (arrayDepth > 0 && ch == UInt8(ascii: ",")) {
+                        i += 1; continue
+                    }
+                    break
+                }
+                c.retainFrom = i
+                guard i < b.count else { return .needMore }
+                let ch = b[i]
+                if arrayDepth == 0 && ch == UInt8(ascii: "w") {
+                    // `window.YTD.tweets.part0 = [`: skip through the `=`, looked for
+                    // in the first 4 KiB of the line (whatever the reads deliver).
+                    let window = min(b.count, i + 4096)
+                    var j = i
+                    while j < window, b[j] != UInt8(ascii: "="), b[j] != 0x0A { j += 1 }
+                    if j < window && b[j] == UInt8(ascii: "=") {
+                        c.retainFrom = j + 1
+                        continue
+                    }
+                    if j < window || window == i + 4096 || isEnd {
+                        skippingLine = true  // no `=` on the line: not an assignment
+                        continue
+                    }
+                    return .needMore
+                }
+                if arrayDepth == 0 && ch == UInt8(ascii: "[") {
+                    arrayDepth = 1
+                    c.retainFrom = i + 1
+                    continue
+                }
+                if arrayDepth > 0 && ch == UInt8(ascii: "]") {
+                    arrayDepth = 0
+                    c.retainFrom = i + 1
+                    continue
+                }
+                if !(ch == UInt8(ascii: "{") || ch == UInt8(ascii: "[") || ch == 0x22 || ch == UInt8(ascii: "-")
+                     || isDigit(ch) || ch == UInt8(ascii: "t") || ch == UInt8(ascii: "f") || ch == UInt8(ascii: "n")) {
+                    // Not JSON at all (an HTML page, say): the rest of the line is one bad record.
+                    skippingLine = true
+                    continue
+                }
+                inValue = true
+                valueIsScalar = !(ch == UInt8(ascii: "{") || ch == UInt8(ascii: "["))
+                scanned = 0; depth = 0; inString = false; escapeNext = false; newlinesInValue = 0; skip.run = 0
+                if ch == 0x22 { inString = true; scanned = 1 }  // a string scalar
+            }
+            // Scan on from where the last call stopped.
+            var i = c.retainFrom + scanned
+            var ended = false
+            var run = skip.run
+            let endless = limits.endlessRun
+            while i < b.count {
+                let ch = b[i]
+                if ch == 0x0A { newlinesInValue += 1; run = 0 } else { run += 1 }
+                if inString {
+                    if escapeNext { escapeNext = false }
+                    else if ch == 0x5C { escapeNext = true }
+                    else if ch == 0x22 { inString = false; if depth == 0 && valueIsScalar { i += 1; ended = true; break } }
+                } else if valueIsScalar {
+                    if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: "]") || ch == UInt8(ascii: "}") {
+                        if ch == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
+                        ended = true
+                        break
+                    }
+                } else {
+                    switch ch {
+                    case 0x22: inString = true
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 { i += 1; ended = true }
+                    default: break
+                    }
+                    if ended { break }
+                }
+                i += 1
+                if !skip.active && i - c.retainFrom > limits.maxRecord {
+                    skip.begin(line: c.line, run: run)
+                }
+                if skip.active && run >= endless {
+                    c.retainFrom = i
+                    inValue = false
+                    return .endless(line: skip.end())
+                }
+            }
+            skip.run = run
+            if !ended && !isEnd {
+                if skip.active {
+                    // Forget what was scanned; keep only the state.
+                    c.retainFrom = i
+                    scanned = 0
+                } else {
+                    scanned = i - c.retainFrom
+                }
+                return .needMore
+            }
+            // A whole value, or the end of input inside one (a truncated document).
+            let start = c.retainFrom, startLine = c.line
+            if i == start && !ended { return .needMore }
+            c.retainFrom = i
+            c.line += newlinesInValue
+            inValue = false
+            if skip.active { return .tooLong(line: skip.end()) }
+            if !ended { arrayDepth = 0 }
+            return .record(range: start..<i, line: startLine)
+        }
+    }
+
+    /// The rest of the current line, which is not JSON (an HTML page, say), as
+    /// one record for the decoder to report; skipped when over-long. Nil when
+    /// the line ended without anything to say.
+    private mutating func skipRestOfLine(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool, _ c: inout FrameCursor,
+                                         _ limits: FrameLimits) -> RecordFramer.Event? {
+        switch restOfLine.next(b, isEnd: isEnd, &c, limits) {
+        case .line(let r, let l):
+            skippingLine = false
+            return .record(range: r, line: l)
+        case .skipped:
+            skippingLine = false
+            return nil
+        case .tooLong(let l):
+            // Found whole and too long, or too long so far (then skipped on to its end).
+            if !restOfLine.skip.active { skippingLine = false }
+            return .tooLong(line: l)
+        case .endless(let l):
+            skippingLine = false
+            return .endless(line: l)
+        case .tail(let r):
+            skippingLine = false
+            return r.isEmpty ? .needMore : .record(range: r, line: c.line)
+        case .needMore:
+            if isEnd { skippingLine = false }
+            return .needMore
+        }
+    }
+}
