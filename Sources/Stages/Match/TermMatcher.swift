@@ -29,10 +29,10 @@ public struct TermMatcher {
         if needsAuthor, let a = record.author(of: tweet) {
             author = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user)
         }
+        // The text is decoded and normalised once, and only when a word's
+        // look at its raw bytes cannot rule the word out.
         var text: [Unicode.Scalar]?
-        if needsText {
-            text = record.fullText(of: tweet).map { WordMatch.prepare(record.string($0)) } ?? []
-        }
+        let span = needsText ? record.fullText(of: tweet) : nil
         var mask: UInt64 = 0
         for (i, term) in terms.enumerated() {
             let hit: Bool
@@ -40,7 +40,11 @@ public struct TermMatcher {
             case .all: hit = true
             case .hashtag, .user: hit = mentions.contains(ids[i])
             case .author: hit = author == ids[i]
-            case .word: hit = words[i]!.matches(prepared: text!)
+            case .word:
+                guard let span else { hit = false; break }
+                if !words[i]!.mayMatch(raw: record.bytes(span), escaped: span.escaped) { hit = false; break }
+                if text == nil { text = WordMatch.prepare(record.string(span)) }
+                hit = words[i]!.matches(prepared: text!)
             }
             if hit { mask |= 1 << UInt64(i) }
         }

@@ -6,10 +6,82 @@
 /// `stanford` matches `#Stanford` and `Stanford's`, not `Stanfordian`.
 public struct WordMatch: Sendable {
     private let word: [Unicode.Scalar]
+    /// The word's bytes, when a look at a text's raw bytes can rule it out
+    /// (see `mayMatch`): an ASCII word without `&`, `<` or `>`.
+    private let needle: [UInt8]?
 
     /// - Parameter word: the term's normalised key.
     public init(_ word: String) {
         self.word = Array(word.unicodeScalars)
+        let bytes = Array(word.utf8)
+        needle = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E } ? bytes : nil
+    }
+
+    /// Whether a text whose raw JSON string bytes are `raw` (`escaped`:
+    /// holding backslash escapes) may hold the word; false only when it
+    /// cannot, so the text need not be decoded and normalised at all.
+    ///
+    /// Normalising (NFC, then full lowercasing) makes an ASCII letter out of
+    /// a non-ASCII character in exactly two cases, U+212A KELVIN SIGN (`k`)
+    /// and U+0130 (`i` and a combining dot; the Unicode tables were checked
+    /// code point by code point); HTML unescaping makes only `&`, `<` and
+    /// `>`, which the needle never holds; and a JSON escape makes an ASCII
+    /// letter only as `\u00XX` with XX below 80. Every other ASCII letter of
+    /// the normalised text is a letter of the raw bytes, in either case, and
+    /// letters next to each other there are next to each other in the raw
+    /// bytes. So raw bytes without the word (ASCII case folded), without
+    /// those two characters and without such an escape cannot match.
+    ///
+    /// - Complexity: O(raw) time, no allocation.
+    @inline(__always)
+    public func mayMatch(raw: UnsafeRawBufferPointer, escaped: Bool) -> Bool {
+        guard let needle else { return true }
+        let n = raw.count, m = needle.count
+        guard n >= m else { return WordMatch.hasFoldingLetter(raw, escaped: escaped) }
+        let first = needle[0]
+        let firstUpper = first &- 0x61 < 26 ? first &- 0x20 : first
+        var i = 0
+        while i <= n - m {
+            let b = raw[i]
+            if b == first || b == firstUpper {
+                var k = 1
+                while k < m {
+                    let c = raw[i + k]
+                    let folded = c &- 0x41 < 26 ? c | 0x20 : c
+                    if folded != needle[k] { break }
+                    k += 1
+                }
+                if k == m { return true }
+            }
+            i += 1
+        }
+        return WordMatch.hasFoldingLetter(raw, escaped: escaped)
+    }
+
+    /// Whether `raw` holds U+212A or U+0130, as UTF-8 (E2 84 AA, C4 B0) or,
+    /// in an escaped string, as `\u212a` or `\u0130`; or an escape of an
+    /// ASCII character (`\u0000` to `\u007f`).
+    private static func hasFoldingLetter(_ raw: UnsafeRawBufferPointer, escaped: Bool) -> Bool {
+        let n = raw.count
+        var i = 0
+        while i + 1 < n {
+            let b = raw[i]
+            if b == 0xC4 && raw[i + 1] == 0xB0 { return true }
+            if b == 0xE2 && i + 2 < n && raw[i + 1] == 0x84 && raw[i + 2] == 0xAA { return true }
+            if escaped && b == 0x5C {
+                // `\\` is one escape: its second backslash starts nothing.
+                if raw[i + 1] != 0x75 { i += 2; continue }
+                guard i + 5 < n else { return true }
+                let h = (raw[i + 2] | 0x20, raw[i + 3] | 0x20, raw[i + 4] | 0x20, raw[i + 5] | 0x20)
+                if h.0 == 0x30 && h.1 == 0x30 && h.2 &- 0x30 < 8 { return true }        // \u0000-\u007f
+                if h.0 == 0x32 && h.1 == 0x31 && h.2 == 0x32 && h.3 == 0x61 { return true } // \u212a
+                if h.0 == 0x30 && h.1 == 0x31 && h.2 == 0x33 && h.3 == 0x30 { return true } // \u0130
+                i += 6
+                continue
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Whether `text` (raw, as the tweet has it) holds the word.
