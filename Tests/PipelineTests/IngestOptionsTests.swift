@@ -111,4 +111,39 @@ final class IngestOptionsTests: XCTestCase {
         XCTAssertEqual(o["bad_records_by_reason"] as? [String: Int], ["invalid JSON": 1, "bad tweet id": 1])
         XCTAssertEqual(o["bad_records_by_input"] as? [String: Int], [bad.path: 2])
     }
+
+    /// One compressed file is cut into record batches that every worker
+    /// parses, for an ingest as for a report: the store, and the bad lines
+    /// named on stderr, are the same for every --jobs and equal the report.
+    func testBatchesOfOneCompressedFileGiveTheSameStoreForEveryJobs() throws {
+        var big = Data()
+        for name in ["python-twitter/streaming/lines.json", "twarc-csv/flat.jsonl", "twarc-csv/streaming_output_with_error.jsonl"] {
+            big.append(try Data(contentsOf: Smashtag.corpus.appendingPathComponent(name)))
+            if big.last != 0x0A { big.append(0x0A) }
+        }
+        big.append(Data("{\"broken\": \n".utf8))
+        let path = dir.appendingPathComponent("big.jsonl").path
+        try big.write(to: URL(fileURLWithPath: path))
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = [path]
+        try gz.run()
+        gz.waitUntilExit()
+        // Tiny batches: dozens of pieces, parsed on any worker, handed to the writer in order.
+        let env = ["SMASHTAG_BATCH_BYTES": "20000"]
+        let stateless = try Smashtag.run(["report", "*", path + ".gz", "--min-count", "1", "--format", "csv"], environment: env)
+        var exports: [String] = []
+        for jobs in ["1", "3"] {
+            let s = store()
+            let i = try Smashtag.run(["ingest", path + ".gz", "--store", s, "-q", "--jobs", jobs], environment: env)
+            XCTAssertEqual(i.status, 0, i.stderr)
+            XCTAssertEqual(i.stderr, stateless.stderr, "--jobs \(jobs): the bad lines named as report names them")
+            XCTAssertTrue(i.stderr.contains("line 180: invalid JSON") && i.stderr.contains("line 181: invalid JSON"), i.stderr)
+            let r = try Smashtag.run(["report", "*", "--store", s, "--min-count", "1", "--format", "csv", "-q"])
+            XCTAssertEqual(r.stdout, stateless.stdout, "--jobs \(jobs)")
+            exports.append(try Smashtag.run(["export", "--store", s]).stdout)
+        }
+        XCTAssertEqual(exports[0], exports[1])
+        XCTAssertGreaterThan(exports[0].split(separator: "\n").count, 150)
+    }
 }

@@ -87,6 +87,30 @@ final class StoreMechanicsTests: XCTestCase {
         XCTAssertEqual(got, (0..<units).flatMap { u in (0..<(u % 3 + 1)).map { u * 10 + $0 } })
     }
 
+    /// Pieces numbered within their unit come out in (unit, index) order
+    /// whatever order they are submitted in; a reader ahead of the consumer
+    /// has room only while fewer than `capacity` pieces are held, the reader
+    /// of the unit being consumed while fewer than `capacity` of its own are.
+    func testOrderedHandoffOrdersNumberedPiecesAndBoundsReadersAhead() {
+        let handoff = OrderedHandoff<String>(units: 3, capacity: 2)
+        handoff.submit("1.1", unit: 1, index: 1, last: true)
+        handoff.submit("1.0", unit: 1, index: 0, last: false)
+        XCTAssertFalse(handoff.hasRoom(for: 2), "two held ahead of the consumer")
+        XCTAssertTrue(handoff.hasRoom(for: 0), "the unit being consumed holds none of its own")
+        handoff.submit("0.2", unit: 0, index: 2, last: true)
+        handoff.submit("0.0", unit: 0, index: 0, last: false)
+        XCTAssertFalse(handoff.hasRoom(for: 0), "two of its own held")
+        handoff.submit("0.1", unit: 0, index: 1, last: false)
+        handoff.submit("2.0", unit: 2, index: 0, last: true)
+        handoff.close()
+        var got: [String] = []
+        while let (_, item, _) = handoff.next() {
+            got.append(item)
+            if item == "0.2" { XCTAssertFalse(handoff.hasRoom(for: 2), "unit 1 now being consumed: 2 pieces held ahead") }
+        }
+        XCTAssertEqual(got, ["0.0", "0.1", "0.2", "1.0", "1.1", "2.0"])
+    }
+
     func testAParallelScanCountsWhatOneScanCounts() throws {
         let folder = try StoreFolder()
         let store = try Store.writable(folder.path("s.db"))

@@ -53,8 +53,12 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
 
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
-        if let failure = JSONError.message(of: { () throws(JSONError) in try decoder.decode(bytes) }) {
-            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: failure))
+        // In line, not through `RecordError.message(of:)`: the closure costs
+        // the hot path 1.2% of its instructions (callgrind, 20 MB, one term).
+        do {
+            try decoder.decode(bytes)
+        } catch {
+            problem(InputProblem(.invalidJSON, origin: origin, line: line, reason: error.message))
             return
         }
         for rejected in decoder.rejected {
