@@ -21,7 +21,39 @@ public struct TermMatcher {
         words = terms.map { $0.kind == .word ? WordMatch($0.key) : nil }
         needsAuthor = terms.contains { $0.kind == .author }
         needsText = terms.contains { $0.kind == .word }
+        // The terms' keys are interned first, so their ids are small: a mask
+        // per id makes matching one look-up per mention, however many terms.
+        var byMention: [UInt64] = [], byAuthor: [UInt64] = []
+        var everyTweet: UInt64 = 0
+        for (i, term) in terms.enumerated() {
+            let bit: UInt64 = 1 << UInt64(i)
+            switch term.kind {
+            case .all: everyTweet |= bit
+            case .hashtag, .user, .author:
+                let id = Int(ids[i])
+                guard id >= 0 else { continue }
+                if term.kind == .author {
+                    if byAuthor.count <= id { byAuthor += repeatElement(0, count: id + 1 - byAuthor.count) }
+                    byAuthor[id] |= bit
+                } else {
+                    if byMention.count <= id { byMention += repeatElement(0, count: id + 1 - byMention.count) }
+                    byMention[id] |= bit
+                }
+            case .word: break
+            }
+        }
+        mentionMasks = byMention
+        authorMasks = byAuthor
+        allMask = everyTweet
+        wordTerms = terms.indices.filter { terms[$0].kind == .word }
     }
+
+    /// Terms by the mention id they look for (bit i for term i), and by author id.
+    private let mentionMasks: [UInt64]
+    private let authorMasks: [UInt64]
+    /// The `*` terms' bits, and the indices of the word terms.
+    private let allMask: UInt64
+    private let wordTerms: [Int]
 
     /// The mask of terms `tweet` matches, given its extracted mentions.
     public func match(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) -> UInt64 {
@@ -33,20 +65,15 @@ public struct TermMatcher {
         // look at its raw bytes cannot rule the word out.
         var text: [Unicode.Scalar]?
         let span = needsText ? record.fullText(of: tweet) : nil
-        var mask: UInt64 = 0
-        for (i, term) in terms.enumerated() {
-            let hit: Bool
-            switch term.kind {
-            case .all: hit = true
-            case .hashtag, .user: hit = mentions.contains(ids[i])
-            case .author: hit = author == ids[i]
-            case .word:
-                guard let span else { hit = false; break }
-                if !words[i]!.mayMatch(raw: record.bytes(span), escaped: span.escaped) { hit = false; break }
-                if text == nil { text = WordMatch.prepare(record.string(span)) }
-                hit = words[i]!.matches(prepared: text!)
-            }
-            if hit { mask |= 1 << UInt64(i) }
+        var mask = allMask
+        let count = mentionMasks.count
+        for id in mentions.ids where Int(id) < count { mask |= mentionMasks[Int(id)] }
+        if let author, author >= 0, Int(author) < authorMasks.count { mask |= authorMasks[Int(author)] }
+        for i in wordTerms {
+            guard let span else { break }
+            if !words[i]!.mayMatch(raw: record.bytes(span), escaped: span.escaped) { continue }
+            if text == nil { text = WordMatch.prepare(record.string(span)) }
+            if words[i]!.matches(prepared: text!) { mask |= 1 << UInt64(i) }
         }
         return mask
     }
