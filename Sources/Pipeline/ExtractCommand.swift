@@ -10,6 +10,8 @@ struct ExtractCommand {
     var paths: [String] = []
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
     var input = InputOptions()
+    /// `--since`, `--until`, `--retweets`, `--lang` (applied here, before matching) and `--columns` (what the lines carry).
+    var filters = FilterOptions()
     var quiet = false
     var pathsFromStdin = false
     var listInputs = false
@@ -19,6 +21,7 @@ struct ExtractCommand {
         var termFlags: [String] = []
         while let option = a.nextOption() {
             if try input.parse(option, &a) { continue }
+            if try filters.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.extract)
             case "-t", "--term": termFlags.append(try a.value())
@@ -28,7 +31,8 @@ struct ExtractCommand {
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
                                                                "--quiet", "--paths-from-stdin", "--list-inputs", "--mentions-from",
-                                                               "--id-column", "--text-column", "--author-column"])
+                                                               "--id-column", "--text-column", "--author-column"]
+                                                 + FilterOptions.names)
             }
         }
         var positional = a.positional
@@ -61,6 +65,7 @@ struct ExtractCommand {
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
+        run.filter = filters.filter
         let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()

@@ -10,6 +10,8 @@ struct ReportCommand {
     var top: Int?
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
     var input = InputOptions()
+    /// `--since`, `--until`, `--retweets`, `--lang` and `--columns` (SPEC §12.2, §12.3).
+    var filters = FilterOptions()
     var quiet = false
     var progress = ProgressDisplay.Mode.auto
     var statsPath: String?
@@ -27,6 +29,7 @@ struct ReportCommand {
             func value() throws(UsageError) -> String { try a.value() }
             let inline = a.inlineValue
             if try input.parse(name, &a) { continue }
+            if try filters.parse(name, &a) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
@@ -63,11 +66,15 @@ struct ReportCommand {
             store = env
         }
         paths = positional.isEmpty ? ["-"] : positional
+        if store != nil && (filters.filter.isActive || !filters.columns.isStandard) {
+            throw UsageError("--since, --until, --retweets, --lang and --columns are not yet answered from a store: "
+                             + "report from the dumps")
+        }
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
                           "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
-                          "--mentions-from", "--id-column", "--text-column", "--author-column"]
+                          "--mentions-from", "--id-column", "--text-column", "--author-column"] + FilterOptions.names
 
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
@@ -86,6 +93,7 @@ struct ReportCommand {
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
                               extractor: input.extractor, csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
+        run.filter = filters.filter
         let aggregator = Aggregator(terms: terms)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
@@ -105,7 +113,8 @@ struct ReportCommand {
 
         console.reportProblems(ledger)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
+        var summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
+        summary.filter = filters.filter
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)

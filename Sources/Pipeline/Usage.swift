@@ -83,11 +83,27 @@ enum Usage {
                             CSV author column [default: author.username,
                             user_screen_name, screen_name, username, user.screen_name]
 
+    FILTERS (before matching: a tweet left out counts for nothing):
+        --since T           Tweets created at or after T: a date (2020-03-01,
+                            00:00 UTC) or a date-time with Z or an offset
+                            (2020-03-01T12:00:00+01:00); time from created_at,
+                            else the snowflake id; tweets of unknown time are
+                            left out and counted in the summary
+        --until T           Tweets created before T (exclusive)
+        --retweets MODE     include, exclude (originals only) or only
+                            [default: include]
+        --lang CODES        Tweets whose own lang is one of CODES (en,es,und;
+                            any case); tweets without lang never match
+
     OUTPUT:
         --format FORMAT     csv, json, ndjson or table
                             [default: table on a terminal, csv otherwise]
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
+        --columns LIST      Columns, in order, from term, type, mention, count,
+                            display (the most frequent spelling, #Stanford),
+                            originals, retweets, authors (distinct authors)
+                            [default: term,type,mention,count]
 
     STORE:
         --store FILE        Report from a store (`smashtag ingest`) instead of
@@ -164,6 +180,13 @@ enum Usage {
                               --author-column NAME: as for `smashtag report`
         --list-inputs         Print the files a run would read (folders walked,
                               in reading order), one a line, and read nothing
+        --since T, --until T, --retweets MODE, --lang CODES
+                              Filters, applied here, before matching: as for
+                              `smashtag report`
+        --columns LIST        The report's columns, as for `smashtag report`:
+                              with display, originals, retweets or authors the
+                              lines are format version 2, which also carries
+                              each tweet's kind, author and spellings
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]

@@ -11,6 +11,8 @@ public struct ParallelRun {
     public var batchBytes = RecordBatch.defaultTargetBytes
     /// The columns that make a file a CSV export.
     public var csvColumns: CSVColumns
+    /// The filters of SPEC §12.2 (`--since`, `--until`, `--retweets`, `--lang`).
+    public var filter = TweetFilter()
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -31,6 +33,7 @@ public struct ParallelRun {
                     ledger: ProblemLedger = ProblemLedger()) -> ProblemLedger {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
+        engine.filter = filter
         let terms = self.terms
         engine.run(units, control: control, ledger: ledger, consumer: { MatchCollector(terms: terms, table: $0) }) { piece in
             sink.add(piece.part)
