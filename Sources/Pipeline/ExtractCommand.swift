@@ -61,11 +61,14 @@ struct ExtractCommand {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: input.strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
-        let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
+        // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
+        let facts = filters.columns.facts.any
+        let writer = ExtractWriter(terms: terms, facts: facts) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
+        if facts { run.facts = .all }
         let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
@@ -125,10 +128,13 @@ struct AggregateCommand {
     var top: Int?
     var strict = false
     var quiet = false
+    /// `--columns` (SPEC §12.3); the filters belong to `extract`.
+    var filters = FilterOptions()
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         while let option = a.nextOption() {
+            if option == "--columns", try filters.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
             case "--format": format = try a.format()
@@ -137,7 +143,11 @@ struct AggregateCommand {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             default:
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet"])
+                if FilterOptions.filterNames.contains(option) {
+                    throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
+                }
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--min-count", "--top", "--strict", "--quiet",
+                                                               "--columns"])
             }
         }
         paths = a.positional.isEmpty ? ["-"] : a.positional
@@ -149,7 +159,7 @@ struct AggregateCommand {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
-        let reader = ExtractReader(control: control)
+        let reader = ExtractReader(control: control, facts: filters.columns.facts)
         let input = InputReader()
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
@@ -162,12 +172,18 @@ struct AggregateCommand {
             return 1
         }
         guard let aggregator = reader.aggregator else {
+            let problems = plan.problems + reader.problems
+            console.reportProblems(problems, total: problems.count)
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
+            return 1
+        }
+        if reader.lacksFacts {
+            console.reportProblems(reader.problems, total: reader.problems.count)
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
         let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
+        let text = ReportWriter.render(reports, as: format, columns: filters.columns, width: Console.terminalWidth(),
                                        color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }
         let problems = plan.problems + reader.problems

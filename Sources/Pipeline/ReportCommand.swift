@@ -94,7 +94,8 @@ struct ReportCommand {
                               extractor: input.extractor, csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
-        let aggregator = Aggregator(terms: terms)
+        run.facts = filters.columns.facts
+        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
@@ -107,7 +108,7 @@ struct ReportCommand {
         let reports = aggregator.reports(minCount: minCount, top: top)
         let stdoutIsTerminal = isatty(1) == 1
         let format = self.format ?? (stdoutIsTerminal ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, width: Console.terminalWidth(),
+        let text = ReportWriter.render(reports, as: format, columns: filters.columns, width: Console.terminalWidth(),
                                        color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
 

@@ -169,6 +169,12 @@ enum Usage {
         M<TAB>TERM<TAB>TWEET-ID<TAB>MENTION         a matching tweet's mention
         T<TAB>TERM<TAB>TWEET-ID                     a matching tweet with no mention
 
+    With --columns needing more, the lines are version 2: the header reads
+    H<TAB>smashtag-extract<TAB>2<TAB>carries=kind,author,spellings<TAB>TERM...,
+    a T line with the tweet's kind (o or r) and author (@name, or -) opens
+    every tweet, and each M line ends with the spellings the tweet writes
+    its mention in.
+
     Backslash, tab, CR and LF inside a field are written \\, \t, \r, \n.
     `smashtag extract ... | smashtag aggregate` prints exactly what
     `smashtag report ...` prints.
@@ -213,11 +219,22 @@ enum Usage {
         N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
 
+    Version 2 of both (`extract --columns` with display, originals,
+    retweets or authors) carries what those columns need, as its header says
+    after the version (carries=kind,author,spellings; for counts
+    carries=retweets,authors,display): each tweet opens with
+    T<TAB>TERM<TAB>ID<TAB>o|r<TAB>@author|-, each M line adds the tweet's
+    spellings of its mention; counts add RETWEETS<TAB>AUTHORS to N lines and
+    RETWEETS<TAB>AUTHORS<TAB>DISPLAY to C lines. Version 1 answers the
+    default columns only.
+
     OPTIONS:
         --format FORMAT     csv, json, ndjson or table
                             [default: table on a terminal, csv otherwise]
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
+        --columns LIST      The report's columns, as for `smashtag report`
+                            [default: term,type,mention,count]
         --strict            Stop at the first bad line with exit status 1
         -q, --quiet         Nothing on stderr but bad input
         -h, --help          Print this help and exit

@@ -18,17 +18,24 @@ public final class Aggregator {
     private var keyIDs: [String: Int32] = [:]
     /// (tweet, term) pairs dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
+    /// What is counted besides tweets (SPEC §12.3): nothing for a plain report.
+    public let facts: ReportColumns.Facts
+    private var columns: ColumnCounts?
 
-    public init(terms: [Term]) {
+    /// - Parameter facts: what to count besides tweets, for `--columns`.
+    public init(terms: [Term], facts: ReportColumns.Facts = .init()) {
         self.terms = terms
+        self.facts = facts
         seen = Array(repeating: [], count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         counts = Array(repeating: [:], count: terms.count)
+        if facts.any { columns = ColumnCounts(terms: terms.count) }
     }
 
     /// Adds one unit's matches; call in input order.
     public func add(_ e: Extraction) {
         let global = e.keys.map(globalID)
+        let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         for i in 0..<e.tweetIDs.count {
             var mask = e.termMasks[i]
             while mask != 0 {
@@ -37,23 +44,57 @@ public final class Aggregator {
                 guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
                 tweetCounts[t] += 1
                 for m in e.mentions(of: i) { counts[t][global[Int(m)], default: 0] += 1 }
+                if columns != nil { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
             }
         }
+    }
+
+    /// Counts the kind, author and spellings of counted tweet `i` of `e` for term `t`.
+    private func addFacts(of i: Int, in e: Extraction, term t: Int, global: [Int32], spellings: [Int32]) {
+        let mentions = e.mentions(of: i).map { global[Int($0)] }
+        let author = facts.authors ? (e.authors[i] < 0 ? nil : global[Int(e.authors[i])]) : nil
+        var written: [(Int32, Int32)] = []
+        if facts.spellings {
+            for j in e.spellings(of: i) { written.append((global[Int(e.spellingMentions[j])], spellings[Int(e.spellingTexts[j])])) }
+        }
+        columns!.add(term: t, mentions: mentions, retweet: facts.kinds ? e.retweets[i] : false, author: author, spellings: written)
     }
 
     /// Adds one tweet for one term with its mentions (signed, normalised keys).
     ///
     /// - Returns: whether it counted (false for a duplicate).
     @discardableResult
-    public func add(tweet id: UInt64, term t: Int, mentions: [String]) -> Bool {
+    public func add(tweet id: UInt64, term t: Int, mentions: [String], facts tweet: TweetFacts? = nil) -> Bool {
         guard seen[t].insert(id).inserted else { duplicates += 1; return false }
         tweetCounts[t] += 1
-        var distinct = Set<Int32>()
+        var distinct: [Int32] = []
         for key in mentions {
             let g = globalID(key)
-            if distinct.insert(g).inserted { counts[t][g, default: 0] += 1 }
+            if !distinct.contains(g) {
+                distinct.append(g)
+                counts[t][g, default: 0] += 1
+            }
+        }
+        if columns != nil {
+            let f = tweet ?? TweetFacts()
+            var written: [(Int32, Int32)] = []
+            if facts.spellings {
+                for (m, s) in f.spellings where distinct.contains(globalID(m)) {
+                    let pair = (globalID(m), columns!.spellingID(s))
+                    if !written.contains(where: { $0 == pair }) { written.append(pair) }
+                }
+            }
+            columns!.add(term: t, mentions: distinct, retweet: f.retweet, author: f.author.map(globalID), spellings: written)
         }
         return true
+    }
+
+    /// Adds counts made elsewhere for SPEC §12.3's columns (the counts
+    /// format, version 2): of a term's tweets, or with `mention`, of the
+    /// tweets carrying it.
+    public func add(counted extra: CountedColumns, term t: Int, mention: String? = nil) {
+        guard columns != nil else { return }
+        columns!.add(counted: extra, term: t, mention: mention.map(globalID))
     }
 
     /// Adds `count` distinct tweets to a term's tweet count, already
@@ -83,9 +124,40 @@ public final class Aggregator {
     ///   - top: keep at most this many rows of each type.
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
         terms.indices.map { t in
-            TermReport(term: terms[t], tweets: tweetCounts[t],
-                       counts: counts[t].lazy.map { (self.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+            var r = TermReport(term: terms[t], tweets: tweetCounts[t],
+                               counts: counts[t].lazy.map { (self.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+            if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keyIDs[$0]! }) }
+            return r
         }
+    }
+}
+
+/// What one tweet carries for SPEC §12.3's columns, as the extract format
+/// (version 2) writes it: its kind, its author (`@name`, normalised), and
+/// each (mention, spelling) it carries.
+public struct TweetFacts: Sendable {
+    public var retweet = false
+    public var author: String?
+    public var spellings: [(mention: String, spelling: String)] = []
+
+    public init(retweet: Bool = false, author: String? = nil, spellings: [(mention: String, spelling: String)] = []) {
+        self.retweet = retweet
+        self.author = author
+        self.spellings = spellings
+    }
+}
+
+/// SPEC §12.3's columns as counted elsewhere (the counts format, version 2).
+public struct CountedColumns: Sendable {
+    public var retweets = 0
+    public var authors = 0
+    /// The display spelling (mentions only).
+    public var display: String?
+
+    public init(retweets: Int, authors: Int, display: String? = nil) {
+        self.retweets = retweets
+        self.authors = authors
+        self.display = display
     }
 }
 
@@ -93,6 +165,13 @@ public final class Aggregator {
 public struct MentionCount: Equatable, Sendable {
     public var mention: String
     public var count: Int
+    /// SPEC §12.3's columns, when the run counted them: the most frequent
+    /// spelling (nil when none was seen), how many of the `count` tweets are
+    /// retweets, how many distinct authors wrote them.
+    public var display: String?
+    public var retweets = 0
+    public var authors = 0
+    public var originals: Int { count - retweets }
 
     public init(mention: String, count: Int) {
         self.mention = mention
@@ -113,6 +192,10 @@ public struct TermReport: Equatable, Sendable {
     public var tweets: Int
     public var hashtags: [MentionCount]
     public var users: [MentionCount]
+    /// Of all `tweets`, how many are retweets and how many distinct authors wrote them (SPEC §12.3; 0 unless counted).
+    public var retweets = 0
+    public var authors = 0
+    public var originals: Int { tweets - retweets }
 
     init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
         self.term = term

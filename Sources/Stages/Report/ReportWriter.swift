@@ -8,6 +8,21 @@ public enum ReportFormat: String, CaseIterable, Sendable {
 /// `csv`, `json` and `ndjson` carry the same rows; `table` is for people.
 public enum ReportWriter {
     public static func render(_ reports: [TermReport], as format: ReportFormat, width: Int = 80, color: Bool = false) -> String {
+        render(reports, as: format, columns: .standard, width: width, color: color)
+    }
+
+    /// The reports with the columns of `--columns` (SPEC §12.3); the
+    /// default columns render exactly as SPEC §7 says.
+    public static func render(_ reports: [TermReport], as format: ReportFormat, columns: ReportColumns,
+                              width: Int = 80, color: Bool = false) -> String {
+        if !columns.isStandard {
+            switch format {
+            case .csv: return csv(reports, columns)
+            case .json: return "[" + reports.map { jsonObject($0, columns) }.joined(separator: ",") + "]\n"
+            case .ndjson: return reports.map { jsonObject($0, columns) + "\n" }.joined()
+            case .table: return TableRenderer(width: width, color: color).render(reports, columns: columns)
+            }
+        }
         switch format {
         case .csv: return csv(reports)
         case .json: return "[" + reports.map(jsonObject).joined(separator: ",") + "]\n"
@@ -26,6 +41,61 @@ public enum ReportWriter {
             for row in r.users { out += "\(term),user,\(csvField(row.mention)),\(row.count)\n" }
         }
         return out
+    }
+
+    /// A column's value in a row of type `type`.
+    static func field(_ c: ReportColumns.Column, _ r: TermReport, _ type: String, _ row: MentionCount) -> String {
+        switch c {
+        case .term: return csvField(r.term.description)
+        case .type: return type
+        case .mention: return csvField(row.mention)
+        case .display: return csvField(row.display ?? "")
+        case .count: return String(row.count)
+        case .originals: return String(row.originals)
+        case .retweets: return String(row.retweets)
+        case .authors: return String(row.authors)
+        }
+    }
+
+    /// CSV with the picked columns, header first.
+    static func csv(_ reports: [TermReport], _ columns: ReportColumns) -> String {
+        var out = columns.description + "\n"
+        for r in reports {
+            for row in r.hashtags { out += columns.list.map { field($0, r, "hashtag", row) }.joined(separator: ",") + "\n" }
+            for row in r.users { out += columns.list.map { field($0, r, "user", row) }.joined(separator: ",") + "\n" }
+        }
+        return out
+    }
+
+    /// A term's object with the picked columns: `tweets` and, when picked,
+    /// `originals`, `retweets`, `authors` over all its tweets; each mention's
+    /// object has every picked column but `term` and `type`, in order.
+    static func jsonObject(_ r: TermReport, _ columns: ReportColumns) -> String {
+        func rows(_ rows: [MentionCount]) -> String {
+            "[" + rows.map { row in
+                "{" + columns.list.compactMap { c -> String? in
+                    switch c {
+                    case .term, .type: return nil
+                    case .mention: return "\"mention\":\(jsonString(row.mention))"
+                    case .display: return "\"display\":\(jsonString(row.display ?? ""))"
+                    case .count: return "\"count\":\(row.count)"
+                    case .originals: return "\"originals\":\(row.originals)"
+                    case .retweets: return "\"retweets\":\(row.retweets)"
+                    case .authors: return "\"authors\":\(row.authors)"
+                    }
+                }.joined(separator: ",") + "}"
+            }.joined(separator: ",") + "]"
+        }
+        var head = "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        for c in columns.list {
+            switch c {
+            case .originals: head += "\"originals\":\(r.originals),"
+            case .retweets: head += "\"retweets\":\(r.retweets),"
+            case .authors: head += "\"authors\":\(r.authors),"
+            default: break
+            }
+        }
+        return head + "\"hashtags\":\(rows(r.hashtags)),\"users\":\(rows(r.users))}"
     }
 
     static func csvField(_ s: String) -> String {

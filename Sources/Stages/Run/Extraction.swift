@@ -17,7 +17,27 @@ public struct Extraction: Sendable {
     /// Signed, normalised keys (`#swift`, `@nasa`) used by this piece.
     public internal(set) var keys: [String] = []
 
+    // What a run gathers for SPEC §12.3's columns (`ReportColumns.Facts`);
+    // empty unless asked for.
+
+    /// Whether matching tweet i is a retweet (`facts.kinds`).
+    public internal(set) var retweets: [Bool] = []
+    /// Tweet i's author as an index into `keys` (`@name`), or -1 when unknown (`facts.authors`).
+    public internal(set) var authors: [Int32] = []
+    /// End of tweet i's spellings in `spellingMentions` and `spellingTexts` (`facts.spellings`).
+    public internal(set) var spellingEnds: [Int32] = []
+    /// Each distinct (mention, spelling) a tweet carries: the mention as an index into `keys` …
+    public internal(set) var spellingMentions: [Int32] = []
+    /// … and its spelling (`#Stanford`) as an index into `spellingStrings`.
+    public internal(set) var spellingTexts: [Int32] = []
+    public internal(set) var spellingStrings: [String] = []
+
     public init() {}
+
+    /// The (mention, spelling) indices of matching tweet `i`.
+    public func spellings(of i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(spellingEnds[i - 1]))..<Int(spellingEnds[i])
+    }
 
     /// The mentions of matching tweet `i`.
     public func mentions(of i: Int) -> ArraySlice<Int32> {
@@ -40,22 +60,66 @@ extension Aggregator: ExtractionSink {}
 final class MatchCollector: TweetConsumer {
     private let matcher: TermMatcher
     let screen: MentionScreen?
+    private let facts: ReportColumns.Facts
     private var result = Extraction()
     private var keys = LocalKeys()
+    private var spellingIndex: [String: Int32] = [:]
 
-    init(terms: [Term], table: MentionTable) {
+    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init()) {
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms)
+        self.facts = facts
     }
 
     @inline(__always)
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) {
         let mask = matcher.match(tweet, in: record, table: table, mentions: mentions)
         guard mask != 0 else { return }
         result.tweetIDs.append(tweet.id)
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))
+        if facts.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
+    }
+
+    /// Records what SPEC §12.3's columns need of a matching tweet: its kind,
+    /// its author, and each distinct spelling of each of its mentions.
+    private func gather(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
+                        reading: TweetReading) {
+        if facts.kinds { result.retweets.append(record.isRetweet(tweet, textMode: reading.textMode)) }
+        if facts.authors {
+            var author: Int32 = -1
+            if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
+                author = keys.local(id, table: table, into: &result.keys)
+            }
+            result.authors.append(author)
+        }
+        if facts.spellings {
+            let start = result.spellingMentions.count
+            let written = reading.mentionsFromText ? TextExtractor.spellings(of: tweet, in: record) : record.spellings(of: tweet)
+            for spelling in written {
+                guard let sign = spelling.first else { continue }
+                let key = String(sign) + MentionKey.normalize(String(spelling.dropFirst()))
+                guard let id = table.existingID(forKey: key), mentions.contains(id) else { continue }
+                let m = keys.local(id, table: table, into: &result.keys)
+                let s: Int32
+                if let known = spellingIndex[spelling] { s = known } else {
+                    s = Int32(result.spellingStrings.count)
+                    result.spellingStrings.append(spelling)
+                    spellingIndex[spelling] = s
+                }
+                // Each distinct spelling once per tweet.
+                var seen = false
+                for j in start..<result.spellingMentions.count where result.spellingMentions[j] == m && result.spellingTexts[j] == s {
+                    seen = true
+                }
+                if !seen {
+                    result.spellingMentions.append(m)
+                    result.spellingTexts.append(s)
+                }
+            }
+            result.spellingEnds.append(Int32(result.spellingMentions.count))
+        }
     }
 
     /// A piece leaves at a unit's or batch's end; matches are few.
@@ -65,6 +129,7 @@ final class MatchCollector: TweetConsumer {
         defer {
             result = Extraction()
             keys.reset()
+            spellingIndex.removeAll(keepingCapacity: true)
         }
         return result
     }

@@ -13,6 +13,8 @@ public struct ParallelRun {
     public var csvColumns: CSVColumns
     /// The filters of SPEC §12.2 (`--since`, `--until`, `--retweets`, `--lang`).
     public var filter = TweetFilter()
+    /// What each matching tweet carries besides its mentions (SPEC §12.3's columns).
+    public var facts = ReportColumns.Facts()
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -34,8 +36,9 @@ public struct ParallelRun {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
         engine.filter = filter
-        let terms = self.terms
-        engine.run(units, control: control, ledger: ledger, consumer: { MatchCollector(terms: terms, table: $0) }) { piece in
+        let (terms, facts) = (self.terms, self.facts)
+        engine.run(units, control: control, ledger: ledger,
+                   consumer: { MatchCollector(terms: terms, table: $0, facts: facts) }) { piece in
             sink.add(piece.part)
         }
         return ledger

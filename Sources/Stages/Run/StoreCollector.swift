@@ -50,7 +50,7 @@ final class StoreCollector: TweetConsumer {
     /// Every tweet is kept: nothing is screened out.
     var screen: MentionScreen? { nil }
 
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) {
         chunk.ids.append(tweet.id)
         chunk.createdAt.append(record.createdAt(of: tweet))
         var author: Int32 = -1

@@ -79,7 +79,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             }
         }
         let record = decoder.record
-        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen, textMode: textMode) }
+        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen, fromText: textMode) }
     }
 
     // MARK: CSV
@@ -104,14 +104,16 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let entities = csv.header?.hasEntities == true
         let chosen = entities ? extractor : textExtractor
         for tweet in record.tweets {
-            take(tweet, of: record, using: chosen, screen: entities ? screen : nil, textMode: textMode)
+            take(tweet, of: record, using: chosen, screen: entities ? screen : nil, fromText: entities ? textMode : true)
         }
     }
 
     /// Screens and extracts `tweet` of `record`, then hands it on.
     @inline(__always)
+    ///
+    /// - Parameter fromText: whether `extractor` reads the text (known here, so no cast per tweet).
     private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?,
-                      textMode: Bool) {
+                      fromText: Bool) {
         tally.stats.tweets += 1
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
@@ -123,7 +125,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         if let screen, !EntitiesExtractor.mayMatch(tweet, in: record, screen: screen) { return }
         mentions.removeAll()
         extractor.extract(tweet, in: record, table: table, into: &mentions)
-        consumer.take(tweet, in: record, table: table, mentions: mentions)
+        consumer.take(tweet, in: record, table: table, mentions: mentions,
+                      reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
     }
 
     /// Whether the consumer wants its piece to leave now.
@@ -146,9 +149,10 @@ public final class UnitScanner: RecordHandler {
     private let scanner: TweetScanner<MatchCollector>
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
-                textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
-        scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control) {
-            MatchCollector(terms: terms, table: $0)
+                textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
+                filter: TweetFilter? = nil, facts: ReportColumns.Facts = .init()) {
+        scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control, filter: filter) {
+            MatchCollector(terms: terms, table: $0, facts: facts)
         }
     }
 
