@@ -66,10 +66,6 @@ struct ReportCommand {
             store = env
         }
         paths = positional.isEmpty ? ["-"] : positional
-        if store != nil && (filters.filter.isActive || !filters.columns.isStandard) {
-            throw UsageError("--since, --until, --retweets, --lang and --columns are not yet answered from a store: "
-                             + "report from the dumps")
-        }
     }
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--jobs", "--max-record",
@@ -130,14 +126,35 @@ extension ReportCommand {
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
-            let reports = try store.reports(terms, minCount: minCount, top: top)
+            let filter = filters.filter, columns = filters.columns
+            var filtered: Store.FilteredReports?
+            let reports: [TermReport]
+            if filter.isActive || !columns.isStandard {
+                // SPEC §12's options: one pass over the stored tweets with their kind, language and spellings.
+                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, columns: columns)
+                reports = filtered!.reports
+            } else {
+                reports = try store.reports(terms, minCount: minCount, top: top)
+            }
             let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
-            guard Console.writeStdout(ReportWriter.render(reports, as: format, width: Console.terminalWidth())) else { return 0 }
+            guard Console.writeStdout(ReportWriter.render(reports, as: format, columns: columns, width: Console.terminalWidth()))
+            else { return 0 }
+            if let f = filtered, f.unknownFacts > 0, filter.retweets != .include || filter.languages != nil || columns.facts.any {
+                // Said even with --quiet: it changes what the numbers mean.
+                Console.writeStderr("smashtag: \(f.unknownFacts) of the matching tweets were ingested before schema version 4, "
+                                    + "which kept no kind, language or spellings: they have no language, --retweets exclude|only "
+                                    + "leaves them out, and they add to count and authors but not to originals, retweets or "
+                                    + "display (ingest their dumps into a new store to have them)\n")
+            }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "
-                                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
-                                    + String(format: "; %.2f s\n", elapsed))
+                var line = "smashtag: store \(path), \(try store.tweetCount) tweets; matched "
+                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                if let f = filtered, filter.isActive {
+                    line += "; left out \(f.leftOut) by \(filter.description)"
+                    if filter.byTime { line += " (\(f.unknownTime) of unknown time)" }
+                }
+                Console.writeStderr(line + String(format: "; %.2f s\n", elapsed))
             }
             return 0
         } catch let error as StoreError {

@@ -57,7 +57,10 @@ public final class Aggregator {
         if facts.spellings {
             for j in e.spellings(of: i) { written.append((global[Int(e.spellingMentions[j])], spellings[Int(e.spellingTexts[j])])) }
         }
-        columns!.add(term: t, mentions: mentions, retweet: facts.kinds ? e.retweets[i] : false, author: author, spellings: written)
+        // A stored tweet of before schema v4 has no kind or spellings: counted apart, never guessed.
+        let unknown = !e.unknownFacts.isEmpty && e.unknownFacts[i]
+        columns!.add(term: t, mentions: mentions, retweet: facts.kinds && !unknown ? e.retweets[i] : false, author: author,
+                     spellings: unknown ? [] : written, unknownKind: unknown)
     }
 
     /// Adds one tweet for one term with its mentions (signed, normalised keys).
@@ -169,9 +172,9 @@ public struct MentionCount: Equatable, Sendable {
     /// spelling (nil when none was seen), how many of the `count` tweets are
     /// retweets, how many distinct authors wrote them.
     public var display: String?
+    public var originals = 0
     public var retweets = 0
     public var authors = 0
-    public var originals: Int { count - retweets }
 
     public init(mention: String, count: Int) {
         self.mention = mention
@@ -193,9 +196,9 @@ public struct TermReport: Equatable, Sendable {
     public var hashtags: [MentionCount]
     public var users: [MentionCount]
     /// Of all `tweets`, how many are retweets and how many distinct authors wrote them (SPEC §12.3; 0 unless counted).
+    public var originals = 0
     public var retweets = 0
     public var authors = 0
-    public var originals: Int { tweets - retweets }
 
     init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
         self.term = term

@@ -11,6 +11,9 @@
 ///   tweets stays within tens of megabytes.
 struct ColumnCounts {
     private var termRetweets: [Int]
+    /// Counted tweets whose kind is unknown (stored before schema v4): neither originals nor retweets.
+    private var termUnknown: [Int]
+    private var unknown: [[Int32: Int]]
     private var termAuthors: [Set<Int32>]
     private var termAuthorCounts: [Int]
     private var retweets: [[Int32: Int]]
@@ -25,6 +28,8 @@ struct ColumnCounts {
 
     init(terms: Int) {
         termRetweets = Array(repeating: 0, count: terms)
+        termUnknown = Array(repeating: 0, count: terms)
+        unknown = Array(repeating: [:], count: terms)
         termAuthors = Array(repeating: [], count: terms)
         termAuthorCounts = Array(repeating: 0, count: terms)
         retweets = Array(repeating: [:], count: terms)
@@ -44,7 +49,12 @@ struct ColumnCounts {
 
     /// One counted tweet of term `t` with its distinct mentions, its kind, its
     /// author (nil: unknown, adds no author) and its distinct (mention, spelling) pairs.
-    mutating func add(term t: Int, mentions: [Int32], retweet: Bool, author: Int32?, spellings: [(Int32, Int32)]) {
+    mutating func add(term t: Int, mentions: [Int32], retweet: Bool, author: Int32?, spellings: [(Int32, Int32)],
+                      unknownKind: Bool = false) {
+        if unknownKind {
+            termUnknown[t] += 1
+            for m in mentions { unknown[t][m, default: 0] += 1 }
+        }
         if retweet {
             termRetweets[t] += 1
             for m in mentions { retweets[t][m, default: 0] += 1 }
@@ -75,6 +85,7 @@ struct ColumnCounts {
     /// Fills the columns of report `r` of term `t` (its rows already chosen).
     func fill(_ r: inout TermReport, term t: Int, facts: ReportColumns.Facts, id: (String) -> Int32) {
         r.retweets = termRetweets[t]
+        r.originals = r.tweets - r.retweets - termUnknown[t]
         r.authors = termAuthorCounts[t]
         var wanted: [Int32: Int] = [:]  // mention → its best spelling's count
         var best: [Int32: Int32] = [:]
@@ -94,6 +105,7 @@ struct ColumnCounts {
             for k in rows.indices {
                 let m = id(rows[k].mention)
                 rows[k].retweets = retweets[t][m] ?? 0
+                rows[k].originals = rows[k].count - rows[k].retweets - (unknown[t][m] ?? 0)
                 rows[k].authors = authors[t][m] ?? 0
                 rows[k].display = best[m].map { spellings[Int($0)] } ?? displays[t][m]
             }

@@ -31,6 +31,9 @@ public struct Extraction: Sendable {
     /// … and its spelling (`#Stanford`) as an index into `spellingStrings`.
     public internal(set) var spellingTexts: [Int32] = []
     public internal(set) var spellingStrings: [String] = []
+    /// Whether tweet i's kind and spellings are unknown (a stored tweet
+    /// ingested before schema version 4); empty when none is.
+    public internal(set) var unknownFacts: [Bool] = []
 
     public init() {}
 
@@ -95,26 +98,14 @@ final class MatchCollector: TweetConsumer {
             result.authors.append(author)
         }
         if facts.spellings {
-            let start = result.spellingMentions.count
-            let written = reading.mentionsFromText ? TextExtractor.spellings(of: tweet, in: record) : record.spellings(of: tweet)
-            for spelling in written {
-                guard let sign = spelling.first else { continue }
-                let key = String(sign) + MentionKey.normalize(String(spelling.dropFirst()))
-                guard let id = table.existingID(forKey: key), mentions.contains(id) else { continue }
-                let m = keys.local(id, table: table, into: &result.keys)
-                let s: Int32
-                if let known = spellingIndex[spelling] { s = known } else {
-                    s = Int32(result.spellingStrings.count)
+            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, spelling in
+                result.spellingMentions.append(keys.local(id, table: table, into: &result.keys))
+                if let known = spellingIndex[spelling] {
+                    result.spellingTexts.append(known)
+                } else {
+                    let s = Int32(result.spellingStrings.count)
                     result.spellingStrings.append(spelling)
                     spellingIndex[spelling] = s
-                }
-                // Each distinct spelling once per tweet.
-                var seen = false
-                for j in start..<result.spellingMentions.count where result.spellingMentions[j] == m && result.spellingTexts[j] == s {
-                    seen = true
-                }
-                if !seen {
-                    result.spellingMentions.append(m)
                     result.spellingTexts.append(s)
                 }
             }

@@ -18,6 +18,14 @@ struct IngestChunk: Sendable {
     var keys: [String] = []
     /// Full texts (the retweeted tweet's for a retweet), when the store keeps them.
     var texts: [String?] = []
+    /// SPEC §12.1: whether tweet i is a retweet, its `lang`, and each
+    /// distinct (mention, spelling) it carries: the mention as an index into
+    /// `keys`, the spelling nil when it is written as its key (`#stanford`).
+    var retweets: [Bool] = []
+    var langs: [String?] = []
+    var spellingEnds: [Int32] = []
+    var spellingMentions: [Int32] = []
+    var spellingTexts: [String?] = []
 
     var count: Int { ids.count }
 
@@ -25,11 +33,15 @@ struct IngestChunk: Sendable {
         let start = i == 0 ? 0 : Int(mentionEnds[i - 1])
         return mentions[start..<Int(mentionEnds[i])]
     }
+
+    func spellings(of i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(spellingEnds[i - 1]))..<Int(spellingEnds[i])
+    }
 }
 
 /// The store's consumer on a worker: keeps every tweet (not only those
-/// matching a term) with its id, author, creation time, mention set and,
-/// with `keepText`, full text.
+/// matching a term) with its id, author, creation time, mention set, kind,
+/// language, spellings and, with `keepText`, full text.
 ///
 /// The mention set is exactly the one the extractor gives a report, so a
 /// report from the store equals a report from the dumps. A piece leaves
@@ -61,6 +73,13 @@ final class StoreCollector: TweetConsumer {
         for id in mentions.ids { chunk.mentions.append(keys.local(id, table: table, into: &chunk.keys)) }
         chunk.mentionEnds.append(Int32(chunk.mentions.count))
         if keepText { chunk.texts.append(record.fullText(of: tweet).map(record.string)) }
+        chunk.retweets.append(record.isRetweet(tweet, textMode: reading.textMode))
+        chunk.langs.append(record.language(of: tweet))
+        TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, spelling in
+            chunk.spellingMentions.append(keys.local(id, table: table, into: &chunk.keys))
+            chunk.spellingTexts.append(spelling == table.keys[Int(id)] ? nil : spelling)
+        }
+        chunk.spellingEnds.append(Int32(chunk.spellingMentions.count))
     }
 
     var isFull: Bool { chunk.count >= chunkSize }
