@@ -98,8 +98,9 @@ final class MatchCollector: TweetConsumer {
             result.authors.append(author)
         }
         if facts.spellings {
-            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, spelling in
+            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, written in
                 result.spellingMentions.append(keys.local(id, table: table, into: &result.keys))
+                let spelling = written ?? table.keys[Int(id)]
                 if let known = spellingIndex[spelling] {
                     result.spellingTexts.append(known)
                 } else {

@@ -77,7 +77,7 @@ final class StoreCollector: TweetConsumer {
         chunk.langs.append(record.language(of: tweet))
         TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, spelling in
             chunk.spellingMentions.append(keys.local(id, table: table, into: &chunk.keys))
-            chunk.spellingTexts.append(spelling == table.keys[Int(id)] ? nil : spelling)
+            chunk.spellingTexts.append(spelling)
         }
         chunk.spellingEnds.append(Int32(chunk.spellingMentions.count))
     }
