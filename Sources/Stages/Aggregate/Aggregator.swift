@@ -51,16 +51,17 @@ public final class Aggregator {
 
     /// Counts the kind, author and spellings of counted tweet `i` of `e` for term `t`.
     private func addFacts(of i: Int, in e: Extraction, term t: Int, global: [Int32], spellings: [Int32]) {
-        let mentions = e.mentions(of: i).map { global[Int($0)] }
         let author = facts.authors ? (e.authors[i] < 0 ? nil : global[Int(e.authors[i])]) : nil
-        var written: [(Int32, Int32)] = []
-        if facts.spellings {
-            for j in e.spellings(of: i) { written.append((global[Int(e.spellingMentions[j])], spellings[Int(e.spellingTexts[j])])) }
-        }
         // A stored tweet of before schema v4 has no kind or spellings: counted apart, never guessed.
         let unknown = !e.unknownFacts.isEmpty && e.unknownFacts[i]
-        columns!.add(term: t, mentions: mentions, retweet: facts.kinds && !unknown ? e.retweets[i] : false, author: author,
-                     spellings: unknown ? [] : written, unknownKind: unknown)
+        let retweet = facts.kinds && !unknown ? e.retweets[i] : false
+        columns!.addTweet(term: t, retweet: retweet, author: author, unknownKind: unknown)
+        for m in e.mentions(of: i) { columns!.addMention(global[Int(m)], term: t, retweet: retweet, author: author, unknownKind: unknown) }
+        if facts.spellings && !unknown {
+            for j in e.spellings(of: i) {
+                columns!.addSpelling(spellings[Int(e.spellingTexts[j])], of: global[Int(e.spellingMentions[j])], term: t)
+            }
+        }
     }
 
     /// Adds one tweet for one term with its mentions (signed, normalised keys).
@@ -168,13 +169,6 @@ public struct CountedColumns: Sendable {
 public struct MentionCount: Equatable, Sendable {
     public var mention: String
     public var count: Int
-    /// SPEC §12.3's columns, when the run counted them: the most frequent
-    /// spelling (nil when none was seen), how many of the `count` tweets are
-    /// retweets, how many distinct authors wrote them.
-    public var display: String?
-    public var originals = 0
-    public var retweets = 0
-    public var authors = 0
 
     public init(mention: String, count: Int) {
         self.mention = mention
@@ -188,6 +182,21 @@ public struct MentionCount: Equatable, Sendable {
     }
 }
 
+/// SPEC §12.3's columns of one row, when the run counted them: the most
+/// frequent spelling (nil when none was seen), how many of the row's tweets
+/// are originals and retweets, how many distinct authors wrote them.
+///
+/// Kept beside the rows (`TermReport.hashtagColumns`), not in them: rows are
+/// sorted, and a plain report's rows stay as small as they were.
+public struct RowColumns: Equatable, Sendable {
+    public var display: String?
+    public var originals = 0
+    public var retweets = 0
+    public var authors = 0
+
+    public init() {}
+}
+
 /// The report of one term (SPEC §7).
 public struct TermReport: Equatable, Sendable {
     public var term: Term
@@ -195,7 +204,11 @@ public struct TermReport: Equatable, Sendable {
     public var tweets: Int
     public var hashtags: [MentionCount]
     public var users: [MentionCount]
-    /// Of all `tweets`, how many are retweets and how many distinct authors wrote them (SPEC §12.3; 0 unless counted).
+    /// SPEC §12.3's columns of each row of `hashtags` and `users`, in their
+    /// order; empty unless the run counted them.
+    public var hashtagColumns: [RowColumns] = []
+    public var userColumns: [RowColumns] = []
+    /// Of all `tweets`, how many are originals and retweets, and how many distinct authors wrote them (0 unless counted).
     public var originals = 0
     public var retweets = 0
     public var authors = 0

@@ -13,12 +13,12 @@ struct ColumnCounts {
     private var termRetweets: [Int]
     /// Counted tweets whose kind is unknown (stored before schema v4): neither originals nor retweets.
     private var termUnknown: [Int]
-    private var unknown: [[Int32: Int]]
+    private var unknown: [DenseCounts]
     private var termAuthors: [Set<Int32>]
     private var termAuthorCounts: [Int]
-    private var retweets: [[Int32: Int]]
+    private var retweets: [DenseCounts]
     private var authorPairs: [Set<UInt64>]
-    private var authors: [[Int32: Int]]
+    private var authors: [DenseCounts]
     /// (mention << 32 | spelling) → tweets writing it so.
     private var spellingCounts: [[UInt64: Int]]
     /// Display spellings counted elsewhere (the counts format).
@@ -29,12 +29,12 @@ struct ColumnCounts {
     init(terms: Int) {
         termRetweets = Array(repeating: 0, count: terms)
         termUnknown = Array(repeating: 0, count: terms)
-        unknown = Array(repeating: [:], count: terms)
+        unknown = Array(repeating: DenseCounts(), count: terms)
         termAuthors = Array(repeating: [], count: terms)
         termAuthorCounts = Array(repeating: 0, count: terms)
-        retweets = Array(repeating: [:], count: terms)
+        retweets = Array(repeating: DenseCounts(), count: terms)
         authorPairs = Array(repeating: [], count: terms)
-        authors = Array(repeating: [:], count: terms)
+        authors = Array(repeating: DenseCounts(), count: terms)
         spellingCounts = Array(repeating: [:], count: terms)
         displays = Array(repeating: [:], count: terms)
     }
@@ -51,23 +51,34 @@ struct ColumnCounts {
     /// author (nil: unknown, adds no author) and its distinct (mention, spelling) pairs.
     mutating func add(term t: Int, mentions: [Int32], retweet: Bool, author: Int32?, spellings: [(Int32, Int32)],
                       unknownKind: Bool = false) {
-        if unknownKind {
-            termUnknown[t] += 1
-            for m in mentions { unknown[t][m, default: 0] += 1 }
+        addTweet(term: t, retweet: retweet, author: author, unknownKind: unknownKind)
+        for m in mentions { addMention(m, term: t, retweet: retweet, author: author, unknownKind: unknownKind) }
+        for (m, s) in spellings { addSpelling(s, of: m, term: t) }
+    }
+
+    /// One counted tweet of term `t`: its kind (unknown: stored before schema
+    /// v4) and author (nil: unknown, adds no author). Then `addMention` for
+    /// each of its distinct mentions and `addSpelling` for each distinct
+    /// (mention, spelling) it carries.
+    @inline(__always)
+    mutating func addTweet(term t: Int, retweet: Bool, author: Int32?, unknownKind: Bool) {
+        if unknownKind { termUnknown[t] += 1 }
+        if retweet { termRetweets[t] += 1 }
+        if let author, termAuthors[t].insert(author).inserted { termAuthorCounts[t] += 1 }
+    }
+
+    @inline(__always)
+    mutating func addMention(_ m: Int32, term t: Int, retweet: Bool, author: Int32?, unknownKind: Bool) {
+        if unknownKind { unknown[t].add(1, at: m) }
+        if retweet { retweets[t].add(1, at: m) }
+        if let author, authorPairs[t].insert(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: author))).inserted {
+            authors[t].add(1, at: m)
         }
-        if retweet {
-            termRetweets[t] += 1
-            for m in mentions { retweets[t][m, default: 0] += 1 }
-        }
-        if let author {
-            if termAuthors[t].insert(author).inserted { termAuthorCounts[t] += 1 }
-            for m in mentions where authorPairs[t].insert(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: author))).inserted {
-                authors[t][m, default: 0] += 1
-            }
-        }
-        for (m, s) in spellings {
-            spellingCounts[t][UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: s)), default: 0] += 1
-        }
+    }
+
+    @inline(__always)
+    mutating func addSpelling(_ s: Int32, of m: Int32, term t: Int) {
+        spellingCounts[t][UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: s)), default: 0] += 1
     }
 
     /// Counts made elsewhere, added as they are.
@@ -77,8 +88,8 @@ struct ColumnCounts {
             termAuthorCounts[t] += c.authors
             return
         }
-        retweets[t][m, default: 0] += c.retweets
-        authors[t][m, default: 0] += c.authors
+        retweets[t].add(c.retweets, at: m)
+        authors[t].add(c.authors, at: m)
         if let d = c.display, !d.isEmpty { displays[t][m] = d }
     }
 
@@ -101,16 +112,34 @@ struct ColumnCounts {
                 }
             }
         }
-        func fill(_ rows: inout [MentionCount]) {
-            for k in rows.indices {
-                let m = id(rows[k].mention)
-                rows[k].retweets = retweets[t][m] ?? 0
-                rows[k].originals = rows[k].count - rows[k].retweets - (unknown[t][m] ?? 0)
-                rows[k].authors = authors[t][m] ?? 0
-                rows[k].display = best[m].map { spellings[Int($0)] } ?? displays[t][m]
+        func columns(_ rows: [MentionCount]) -> [RowColumns] {
+            rows.map { row in
+                let m = id(row.mention)
+                var c = RowColumns()
+                c.retweets = retweets[t][m]
+                c.originals = row.count - c.retweets - unknown[t][m]
+                c.authors = authors[t][m]
+                c.display = best[m].map { spellings[Int($0)] } ?? displays[t][m]
+                return c
             }
         }
-        fill(&r.hashtags)
-        fill(&r.users)
+        r.hashtagColumns = columns(r.hashtags)
+        r.userColumns = columns(r.users)
     }
+}
+
+/// Counts indexed by the aggregator's mention id (dense, small integers):
+/// an array, grown as ids come, so the per-mention adds of a report with
+/// columns do no hashing.
+struct DenseCounts {
+    private var counts: [Int] = []
+
+    @inline(__always)
+    mutating func add(_ n: Int, at m: Int32) {
+        let i = Int(m)
+        if i >= counts.count { counts += Array(repeating: 0, count: max(i + 1 - counts.count, counts.count)) }
+        counts[i] += n
+    }
+
+    subscript(_ m: Int32) -> Int { Int(m) < counts.count ? counts[Int(m)] : 0 }
 }

@@ -44,16 +44,16 @@ public enum ReportWriter {
     }
 
     /// A column's value in a row of type `type`.
-    static func field(_ c: ReportColumns.Column, _ r: TermReport, _ type: String, _ row: MentionCount) -> String {
+    static func field(_ c: ReportColumns.Column, _ r: TermReport, _ type: String, _ row: MentionCount, _ more: RowColumns) -> String {
         switch c {
         case .term: return csvField(r.term.description)
         case .type: return type
         case .mention: return csvField(row.mention)
-        case .display: return csvField(row.display ?? "")
+        case .display: return csvField(more.display ?? "")
         case .count: return String(row.count)
-        case .originals: return String(row.originals)
-        case .retweets: return String(row.retweets)
-        case .authors: return String(row.authors)
+        case .originals: return String(more.originals)
+        case .retweets: return String(more.retweets)
+        case .authors: return String(more.authors)
         }
     }
 
@@ -61,8 +61,16 @@ public enum ReportWriter {
     static func csv(_ reports: [TermReport], _ columns: ReportColumns) -> String {
         var out = columns.description + "\n"
         for r in reports {
-            for row in r.hashtags { out += columns.list.map { field($0, r, "hashtag", row) }.joined(separator: ",") + "\n" }
-            for row in r.users { out += columns.list.map { field($0, r, "user", row) }.joined(separator: ",") + "\n" }
+            for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
+                for (k, row) in rows.enumerated() {
+                    let m = k < more.count ? more[k] : RowColumns()
+                    for (n, c) in columns.list.enumerated() {
+                        if n > 0 { out += "," }
+                        out += field(c, r, type, row, m)
+                    }
+                    out += "\n"
+                }
+            }
         }
         return out
     }
@@ -71,17 +79,18 @@ public enum ReportWriter {
     /// `originals`, `retweets`, `authors` over all its tweets; each mention's
     /// object has every picked column but `term` and `type`, in order.
     static func jsonObject(_ r: TermReport, _ columns: ReportColumns) -> String {
-        func rows(_ rows: [MentionCount]) -> String {
-            "[" + rows.map { row in
-                "{" + columns.list.compactMap { c -> String? in
+        func rows(_ rows: [MentionCount], _ more: [RowColumns]) -> String {
+            "[" + rows.enumerated().map { k, row in
+                let extra = k < more.count ? more[k] : RowColumns()
+                return "{" + columns.list.compactMap { c -> String? in
                     switch c {
                     case .term, .type: return nil
                     case .mention: return "\"mention\":\(jsonString(row.mention))"
-                    case .display: return "\"display\":\(jsonString(row.display ?? ""))"
+                    case .display: return "\"display\":\(jsonString(extra.display ?? ""))"
                     case .count: return "\"count\":\(row.count)"
-                    case .originals: return "\"originals\":\(row.originals)"
-                    case .retweets: return "\"retweets\":\(row.retweets)"
-                    case .authors: return "\"authors\":\(row.authors)"
+                    case .originals: return "\"originals\":\(extra.originals)"
+                    case .retweets: return "\"retweets\":\(extra.retweets)"
+                    case .authors: return "\"authors\":\(extra.authors)"
                     }
                 }.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]"
@@ -95,7 +104,7 @@ public enum ReportWriter {
             default: break
             }
         }
-        return head + "\"hashtags\":\(rows(r.hashtags)),\"users\":\(rows(r.users))}"
+        return head + "\"hashtags\":\(rows(r.hashtags, r.hashtagColumns)),\"users\":\(rows(r.users, r.userColumns))}"
     }
 
     static func csvField(_ s: String) -> String {

@@ -55,15 +55,18 @@ public struct TableRenderer {
             }
             if !totals.isEmpty { heading += " (" + totals.joined(separator: ", ") + ")" }
             out += heading + "\n"
-            for (title, rows) in [("Hashtags", r.hashtags), ("Users", r.users)] {
+            for (title, rows, more) in [("Hashtags", r.hashtags, r.hashtagColumns), ("Users", r.users, r.userColumns)] {
                 out += "\n"
-                let names = rows.map { display ? ($0.display.flatMap { $0.isEmpty ? nil : $0 } ?? $0.mention) : $0.mention }
-                let cells = rows.map { row in
+                let extra = rows.indices.map { $0 < more.count ? more[$0] : RowColumns() }
+                let names = zip(rows, extra).map { row, x in
+                    display ? (x.display.flatMap { $0.isEmpty ? nil : $0 } ?? row.mention) : row.mention
+                }
+                let cells = zip(rows, extra).map { row, x in
                     numbers.map { c -> String in
                         switch c {
-                        case .originals: return TableRenderer.grouped(row.originals)
-                        case .retweets: return TableRenderer.grouped(row.retweets)
-                        case .authors: return TableRenderer.grouped(row.authors)
+                        case .originals: return TableRenderer.grouped(x.originals)
+                        case .retweets: return TableRenderer.grouped(x.retweets)
+                        case .authors: return TableRenderer.grouped(x.authors)
                         default: return TableRenderer.grouped(row.count)
                         }
                     }

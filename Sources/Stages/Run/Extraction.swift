@@ -67,6 +67,11 @@ final class MatchCollector: TweetConsumer {
     private var result = Extraction()
     private var keys = LocalKeys()
     private var spellingIndex: [String: Int32] = [:]
+    /// Per table entry (raw spelling): the piece that last numbered it, and its number there.
+    private var entryStamp: [Int32] = []
+    private var entryLocal: [Int32] = []
+    private var piece: Int32 = 0
+    private var seen: [(Int32, String?)] = []
 
     init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init()) {
         matcher = TermMatcher(terms: terms, table: table)
@@ -98,16 +103,31 @@ final class MatchCollector: TweetConsumer {
             result.authors.append(author)
         }
         if facts.spellings {
-            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, written in
+            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading,
+                                   seen: &seen) { id, written, entry in
                 result.spellingMentions.append(keys.local(id, table: table, into: &result.keys))
+                // The piece's index of the spelling: by its table entry (an array, no hashing) when it has one.
+                if entry >= 0, entry < entryStamp.count, entryStamp[entry] == piece {
+                    result.spellingTexts.append(entryLocal[entry])
+                    return
+                }
                 let spelling = written ?? table.keys[Int(id)]
+                let s: Int32
                 if let known = spellingIndex[spelling] {
-                    result.spellingTexts.append(known)
+                    s = known
                 } else {
-                    let s = Int32(result.spellingStrings.count)
+                    s = Int32(result.spellingStrings.count)
                     result.spellingStrings.append(spelling)
                     spellingIndex[spelling] = s
-                    result.spellingTexts.append(s)
+                }
+                result.spellingTexts.append(s)
+                if entry >= 0 {
+                    if entry >= entryStamp.count {
+                        entryStamp += Array(repeating: -1, count: entry + 1024 - entryStamp.count)
+                        entryLocal += Array(repeating: 0, count: entry + 1024 - entryLocal.count)
+                    }
+                    entryStamp[entry] = piece
+                    entryLocal[entry] = s
                 }
             }
             result.spellingEnds.append(Int32(result.spellingMentions.count))
@@ -122,6 +142,7 @@ final class MatchCollector: TweetConsumer {
             result = Extraction()
             keys.reset()
             spellingIndex.removeAll(keepingCapacity: true)
+            piece += 1
         }
         return result
     }

@@ -52,6 +52,7 @@ final class StoreCollector: TweetConsumer {
     private let chunkSize: Int
     private var chunk = IngestChunk()
     private var keys = LocalKeys()
+    private var seen: [(Int32, String?)] = []
 
     init(table: MentionTable, keepText: Bool, chunkSize: Int) {
         self.table = table
@@ -75,7 +76,7 @@ final class StoreCollector: TweetConsumer {
         if keepText { chunk.texts.append(record.fullText(of: tweet).map(record.string)) }
         chunk.retweets.append(record.isRetweet(tweet, textMode: reading.textMode))
         chunk.langs.append(record.language(of: tweet))
-        TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading) { id, spelling in
+        TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading, seen: &seen) { id, spelling, _ in
             chunk.spellingMentions.append(keys.local(id, table: table, into: &chunk.keys))
             chunk.spellingTexts.append(spelling)
         }

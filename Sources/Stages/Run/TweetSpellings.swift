@@ -14,31 +14,33 @@ enum TweetSpellings {
     ///
     /// - Complexity: O(mentions²) per tweet (a tweet has a handful); a
     ///   string only for a spelling other than its key.
+    ///
+    /// `body` also gets the spelling's entry in `table` (its raw bytes, -1
+    /// for a spelling read from text), a small integer to key caches by.
+    /// `seen` is the caller's scratch buffer, reused from tweet to tweet.
     static func forEach(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
-                        reading: TweetReading, _ body: (Int32, String?) -> Void) {
-        var seen: [(Int32, String?)] = []
-        func take(_ id: Int32, _ spelling: String?) {
-            if seen.contains(where: { $0.0 == id && $0.1 == spelling }) { return }
+                        reading: TweetReading, seen: inout [(Int32, String?)], _ body: (Int32, String?, Int) -> Void) {
+        seen.removeAll(keepingCapacity: true)
+        func take(_ id: Int32, _ spelling: String?, _ entry: Int) {
+            for s in seen where s.0 == id && s.1 == spelling { return }
             seen.append((id, spelling))
-            body(id, spelling)
+            body(id, spelling, entry)
         }
         if reading.mentionsFromText {
             for spelling in TextExtractor.spellings(of: tweet, in: record) {
                 guard let sign = spelling.first else { continue }
                 let key = String(sign) + MentionKey.normalize(String(spelling.dropFirst()))
                 guard let id = table.existingID(forKey: key), mentions.contains(id) else { continue }
-                take(id, spelling == key ? nil : spelling)
+                take(id, spelling == key ? nil : spelling, -1)
             }
             return
         }
         func visit(_ span: ByteSpan, _ kind: MentionKind) {
-            let raw = record.bytes(span)
-            // The extractor interned these very bytes: a lookup by them is one hash.
-            guard let id = table.id(raw: raw, escaped: span.escaped, kind: kind), mentions.contains(id) else { return }
-            // Plain lowercase ASCII is its own key; anything else is compared with the key as a string.
-            if !span.escaped && !raw.contains(where: { $0 >= 0x80 || ($0 &- 0x41) < 26 }) { return take(id, nil) }
-            let spelling = kind.sign + record.spelling(span)
-            take(id, spelling == table.keys[Int(id)] ? nil : spelling)
+            // The extractor interned these very bytes: their entry is one hash away, its spelling kept.
+            let e = table.entry(raw: record.bytes(span), escaped: span.escaped, kind: kind)
+            let id = table.mentionID(ofEntry: e)
+            guard id >= 0, mentions.contains(id) else { return }
+            take(id, table.spelling(ofEntry: e), e)
         }
         func visit(_ hashtags: Range<Int>, _ users: Range<Int>) {
             for i in hashtags { visit(record.spans[i], .hashtag) }
