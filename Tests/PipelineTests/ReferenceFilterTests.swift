@@ -44,7 +44,7 @@ final class ReferenceFilterTests: XCTestCase {
                 XCTAssertEqual(r.status, 0, r.stderr)
                 XCTAssertEqual(r.stdout, try fixtureText(Self.reference.appendingPathComponent(expected)), "\(c.name) as \(format)")
                 if let left = c.left_out, let unknown = c.unknown_time {
-                    XCTAssertTrue(r.stderr.contains("left out \(TableRendererGrouped(left)) of "), "\(c.name): \(r.stderr)")
+                    XCTAssertTrue(r.stderr.contains("left out \(groupedDigits(left)) of "), "\(c.name): \(r.stderr)")
                     if c.options.contains("--since") || c.options.contains("--until") {
                         XCTAssertTrue(r.stderr.contains("(\(unknown) of unknown time)"), "\(c.name): \(r.stderr)")
                     }
@@ -81,7 +81,7 @@ final class ReferenceFilterTests: XCTestCase {
 }
 
 /// `1234` → `1,234`, as the summary prints counts.
-func TableRendererGrouped(_ n: Int) -> String {
+func groupedDigits(_ n: Int) -> String {
     let digits = String(n)
     var out = ""
     for (i, ch) in digits.enumerated() {
