@@ -9,11 +9,12 @@ _smashtag() {
     fi
     case $prev in
         --format) COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur")); return ;;
-        --min-count|--top|--jobs|-j|--max-record|-t|--term) return ;;
+        --retweets) COMPREPLY=($(compgen -W "include exclude only" -- "$cur")); return ;;
+        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns) return ;;
         --stats|-o|--output) _filedir; return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help --since --until --retweets --lang --columns" -- "$cur"))
         return
     fi
     _filedir

@@ -10,6 +10,8 @@ struct ExtractCommand {
     var paths: [String] = []
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
     var input = InputOptions()
+    /// `--since`, `--until`, `--retweets`, `--lang` (applied here, before matching) and `--columns` (what the lines carry).
+    var filters = FilterOptions()
     var quiet = false
     var pathsFromStdin = false
     var listInputs = false
@@ -19,6 +21,7 @@ struct ExtractCommand {
         var termFlags: [String] = []
         while let option = try a.nextOption() {
             if try input.parse(option, &a) { continue }
+            if try filters.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.extract)
             case "-t", "--term": termFlags.append(try a.value())
@@ -28,7 +31,8 @@ struct ExtractCommand {
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
                                                                "--quiet", "--paths-from-stdin", "--list-inputs", "--mentions-from",
-                                                               "--id-column", "--text-column", "--author-column"])
+                                                               "--id-column", "--text-column", "--author-column"]
+                                                 + FilterOptions.names)
             }
         }
         var positional = a.positional
@@ -58,10 +62,14 @@ struct ExtractCommand {
         guard console.warnAbout(plan, strict: input.strict) else { return 1 }
         console.noteStandardInput(inputs)
         let interrupts = InterruptHandler(control: control)
-        let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
+        // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
+        let facts = filters.columns.facts.any
+        let writer = ExtractWriter(terms: terms, facts: facts) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
+        run.filter = filters.filter
+        if facts { run.facts = .all }
         let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }
         interrupts.cancel()
@@ -126,6 +134,8 @@ struct AggregateCommand {
     var pairs = false
     var pairFormat: PairFormat?
     var withoutTerm = false
+    /// `--columns` (SPEC §12.3); the filters belong to `extract`.
+    var filters = FilterOptions()
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
@@ -133,6 +143,7 @@ struct AggregateCommand {
         while let option = try a.nextOption() {
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
+            if option == "--columns", try filters.parse(option, &a) { continue }
             if try output.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
@@ -142,11 +153,14 @@ struct AggregateCommand {
             case "-q", "--quiet": quiet = true
             case "--pairs": pairs = true
             case "--without-term": withoutTerm = true
-            case "--by", "--columns":
-                throw UsageError("\(option) does not apply to aggregate (nor to pairs, SPEC §12.5)")
+            case "--by":
+                throw UsageError("--by does not apply to aggregate (nor to pairs, SPEC §12.5)")
             default:
+                if FilterOptions.filterNames.contains(option) {
+                    throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
+                }
                 throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
-                                                               "--quiet", "--pairs", "--without-term"])
+                                                               "--quiet", "--pairs", "--without-term", "--columns"])
             }
         }
         if let formatName {
@@ -159,6 +173,7 @@ struct AggregateCommand {
             }
         }
         if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
+        if pairs && !filters.columns.isStandard { throw UsageError("--columns does not apply to pairs (SPEC §12.5)") }
         if pairs && output.path != nil {
             throw UsageError("aggregate --pairs writes to standard output: leave out -o and redirect it (> FILE)")
         }
@@ -172,7 +187,7 @@ struct AggregateCommand {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
-        let reader = ExtractReader(control: control, pairs: pairs)
+        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts)
         let input = InputReader()
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
@@ -186,7 +201,13 @@ struct AggregateCommand {
         }
         if pairs { return writePairs(reader, plan: plan, console: console) }
         guard let aggregator = reader.aggregator else {
+            let problems = plan.problems + reader.problems
+            console.reportProblems(problems, total: problems.count)
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
+            return 1
+        }
+        if reader.lacksFacts {
+            console.reportProblems(reader.problems, total: reader.problems.count)
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
@@ -197,7 +218,7 @@ struct AggregateCommand {
             .init("when", .time(Date())),
             .init("smashtag", .text(Usage.version)),
         ]
-        let document = ReportDocument(reports: reports, summary: summary)
+        let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns)
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)

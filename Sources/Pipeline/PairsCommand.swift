@@ -13,6 +13,8 @@ struct PairsCommand {
     var withoutTerm = false
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
     var input = InputOptions()
+    /// SPEC §12.2's filters (`--since`, `--until`, `--retweets`, `--lang`), which pairs take as report does.
+    var filters = FilterOptions()
     var quiet = false
     var progress = ProgressDisplay.Mode.auto
     var statsPath: String?
@@ -23,7 +25,7 @@ struct PairsCommand {
 
     static let options = ["--help", "--term", "--format", "--min-count", "--top", "--without-term", "--jobs", "--max-record",
                           "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
-                          "--mentions-from", "--id-column", "--text-column", "--author-column"]
+                          "--mentions-from", "--id-column", "--text-column", "--author-column"] + FilterOptions.filterNames
 
     /// Parses the arguments after `pairs`.
     ///
@@ -33,6 +35,7 @@ struct PairsCommand {
         var termFlags: [String] = []
         while let name = try a.nextOption() {
             if try input.parse(name, &a) { continue }
+            if try filters.parse(name, &a, columns: false) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.pairs)
             case "-t", "--term": termFlags.append(try a.value())
@@ -126,6 +129,7 @@ struct PairsCommand {
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
                               extractor: input.extractor, csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
+        run.filter = filters.filter
         let aggregator = PairAggregator(terms: terms)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
@@ -142,6 +146,7 @@ struct PairsCommand {
         console.reportProblems(ledger)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
+        summary.filter = filters.filter
         summary.matched = pairs.map { ($0.term.description, $0.tweets) }
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
@@ -154,7 +159,7 @@ struct PairsCommand {
     func pairsFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
-            let pairs = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm)
+            let pairs = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm, filter: filters.filter)
             if let status = Self.write(pairs, format: format) { return status }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9

@@ -11,6 +11,8 @@ struct ReportCommand {
     var top: Int?
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
     var input = InputOptions()
+    /// `--since`, `--until`, `--retweets`, `--lang` and `--columns` (SPEC §12.2, §12.3).
+    var filters = FilterOptions()
     var quiet = false
     var progress = ProgressDisplay.Mode.auto
     var statsPath: String?
@@ -30,6 +32,7 @@ struct ReportCommand {
             func value() throws(UsageError) -> String { try a.value() }
             if try input.parse(name, &a) { continue }
             if try output.parse(name, &a) { continue }
+            if try filters.parse(name, &a) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.report)
             case "-t", "--term": termFlags.append(try value())
@@ -71,7 +74,7 @@ struct ReportCommand {
 
     static let options = ["--help", "--term", "--format", "--output", "--min-count", "--top", "--jobs", "--max-record",
                           "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
-                          "--mentions-from", "--id-column", "--text-column", "--author-column"]
+                          "--mentions-from", "--id-column", "--text-column", "--author-column"] + FilterOptions.names
 
     /// Runs the report; returns the exit status.
     func run() -> Int32 {
@@ -99,7 +102,9 @@ struct ReportCommand {
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
                               extractor: input.extractor, csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
-        let aggregator = Aggregator(terms: terms)
+        run.filter = filters.filter
+        run.facts = filters.columns.facts
+        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
@@ -110,8 +115,9 @@ struct ReportCommand {
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
-        let document = ReportDocument(reports: reports, summary: summaryItems(summary))
+        var summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
+        summary.filter = filters.filter
+        let document = ReportDocument(reports: reports, summary: summaryItems(summary), columns: filters.columns)
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         console.reportProblems(ledger)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
@@ -129,16 +135,37 @@ extension ReportCommand {
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
-            let reports = try store.reports(terms, minCount: minCount, top: top)
+            let filter = filters.filter, columns = filters.columns
+            var filtered: Store.FilteredReports?
+            let reports: [TermReport]
+            if filter.isActive || !columns.isStandard {
+                // SPEC §12's options: one pass over the stored tweets with their kind, language and spellings.
+                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, columns: columns)
+                reports = filtered!.reports
+            } else {
+                reports = try store.reports(terms, minCount: minCount, top: top)
+            }
             let interrupts = InterruptHandler(control: RunControl(strict: false))
             defer { interrupts.cancel() }
-            let document = ReportDocument(reports: reports, summary: storeSummaryItems(path, tweets: try store.tweetCount))
+            let document = ReportDocument(reports: reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
+                                          columns: columns)
             if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
+            if let f = filtered, f.unknownFacts > 0, filter.retweets != .include || filter.languages != nil || columns.facts.any {
+                // Said even with --quiet: it changes what the numbers mean.
+                Console.writeStderr("smashtag: \(f.unknownFacts) of the matching tweets were ingested before schema version 4, "
+                                    + "which kept no kind, language or spellings: they have no language, --retweets exclude|only "
+                                    + "leaves them out, and they add to count and authors but not to originals, retweets or "
+                                    + "display (ingest their dumps into a new store to have them)\n")
+            }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "
-                                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
-                                    + String(format: "; %.2f s\n", elapsed))
+                var line = "smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "
+                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                if let f = filtered, filter.isActive {
+                    line += "; left out \(f.leftOut) by \(filter.description)"
+                    if filter.byTime { line += " (\(f.unknownTime) of unknown time)" }
+                }
+                Console.writeStderr(line + String(format: "; %.2f s\n", elapsed))
             }
             return 0
         } catch let error as StoreError {

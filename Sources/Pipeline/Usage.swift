@@ -86,6 +86,18 @@ enum Usage {
                             CSV author column [default: author.username,
                             user_screen_name, screen_name, username, user.screen_name]
 
+    FILTERS (before matching: a tweet left out counts for nothing):
+        --since T           Tweets created at or after T: a date (2020-03-01,
+                            00:00 UTC) or a date-time with Z or an offset
+                            (2020-03-01T12:00:00+01:00); time from created_at,
+                            else the snowflake id; tweets of unknown time are
+                            left out and counted in the summary
+        --until T           Tweets created before T (exclusive)
+        --retweets MODE     include, exclude (originals only) or only
+                            [default: include]
+        --lang CODES        Tweets whose own lang is one of CODES (en,es,und;
+                            any case); tweets without lang never match
+
     OUTPUT:
         --format FORMAT     csv, json, ndjson, table, xlsx or html
                             [default: with -o, the one FILE's name ends in
@@ -97,6 +109,10 @@ enum Usage {
                             (- is standard output, when not a terminal for xlsx)
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
         --top N             Keep the first N hashtags and N users of each term [default: all]
+        --columns LIST      Columns, in order, from term, type, mention, count,
+                            display (the most frequent spelling, #Stanford),
+                            originals, retweets, authors (distinct authors)
+                            [default: term,type,mention,count]
 
     FORMATS FOR PEOPLE:
         table  Mention and count aligned for a terminal (wide characters count
@@ -226,6 +242,12 @@ enum Usage {
         M<TAB>TERM<TAB>TWEET-ID<TAB>MENTION         a matching tweet's mention
         T<TAB>TERM<TAB>TWEET-ID                     a matching tweet with no mention
 
+    With --columns needing more, the lines are version 2: the header reads
+    H<TAB>smashtag-extract<TAB>2<TAB>carries=kind,author,spellings<TAB>TERM...,
+    a T line with the tweet's kind (o or r) and author (@name, or -) opens
+    every tweet, and each M line ends with the spellings the tweet writes
+    its mention in.
+
     Backslash, tab, CR and LF inside a field are written \\\\, \\t, \\r, \\n.
     `smashtag extract ... | smashtag aggregate` prints exactly what
     `smashtag report ...` prints.
@@ -237,6 +259,13 @@ enum Usage {
                               --author-column NAME: as for `smashtag report`
         --list-inputs         Print the files a run would read (folders walked,
                               in reading order), one a line, and read nothing
+        --since T, --until T, --retweets MODE, --lang CODES
+                              Filters, applied here, before matching: as for
+                              `smashtag report`
+        --columns LIST        The report's columns, as for `smashtag report`:
+                              with display, originals, retweets or authors the
+                              lines are format version 2, which also carries
+                              each tweet's kind, author and spellings
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]
@@ -263,6 +292,15 @@ enum Usage {
         N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
 
+    Version 2 of both (`extract --columns` with display, originals,
+    retweets or authors) carries what those columns need, as its header says
+    after the version (carries=kind,author,spellings; for counts
+    carries=retweets,authors,display): each tweet opens with
+    T<TAB>TERM<TAB>ID<TAB>o|r<TAB>@author|-, each M line adds the tweet's
+    spellings of its mention; counts add RETWEETS<TAB>AUTHORS to N lines and
+    RETWEETS<TAB>AUTHORS<TAB>DISPLAY to C lines. Version 1 answers the
+    default columns only.
+
     With --pairs it writes what `smashtag pairs` writes instead: pairs counted
     from the extracted tweets, or pair counts made elsewhere:
 
@@ -283,6 +321,8 @@ enum Usage {
                             (with --pairs: the N heaviest pairs) [default: all]
         --pairs             Pairs of mentions, as `smashtag pairs`
         --without-term      With --pairs: as `smashtag pairs --without-term`
+        --columns LIST      The report's columns, as for `smashtag report`
+                            [default: term,type,mention,count]
         --strict            Stop at the first bad line with exit status 1
         -q, --quiet         Nothing on stderr but bad input
         -h, --help          Print this help and exit

@@ -244,6 +244,46 @@ final class PairsTests: XCTestCase {
         }
     }
 
+    /// SPEC §12.2's filters apply to pairs (§12.5) before matching and
+    /// dedup, with the same bytes from the dumps, a store built in two
+    /// ingests and extracts of the halves aggregated in either order, equal
+    /// to the independent reference.
+    func testFiltersApplyToPairsOnEveryPath() throws {
+        let fixtures = Smashtag.fixtures.appendingPathComponent("filters/filters.jsonl").path
+        let halves = [self.halves[0] + [fixtures], self.halves[1]]
+        let terms = ["-t", "*", "-t", "#Brexit", "-t", "#stanford", "-t", "from:jack"]
+        let store = path("filtered.db")
+        for half in halves {
+            let r = try Smashtag.run(["ingest"] + half + ["--store", store, "-q"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        for filters in [["--since", "2016-01-01", "--until", "2019-06-01T00:00:00+02:00"], ["--retweets", "exclude"],
+                        ["--retweets", "only", "--lang", "en,und"]] {
+            let options = filters + ["--format", "csv", "--min-count", "1"]
+            let dumps = try pairs(terms + halves[0] + halves[1] + options + ["-q"]).stdout
+            let all = try pairs(terms + halves[0] + halves[1] + ["--format", "csv", "--min-count", "1", "-q"]).stdout
+            XCTAssertNotEqual(dumps, all, "\(filters) leaves something out")
+            let reference = Process()
+            reference.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            reference.arguments = ["python3", Self.reference.appendingPathComponent("reference.py").path, "--pairs"]
+                + terms + filters + ["--min-count", "1", "--format", "csv"] + halves[0] + halves[1]
+            let out = Pipe()
+            reference.standardOutput = out
+            reference.standardError = FileHandle.nullDevice
+            try reference.run()
+            let expected = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            reference.waitUntilExit()
+            XCTAssertEqual(dumps, expected, "dumps against the reference, \(filters)")
+            XCTAssertEqual(try pairs(terms + ["--store", store, "-q"] + options).stdout, dumps, "store, \(filters)")
+            let a = try Smashtag.run(["extract"] + terms + filters + halves[0]).stdout
+            let b = try Smashtag.run(["extract"] + terms + filters + halves[1]).stdout
+            for (name, lines) in [("a + b", a + b), ("b + a", b + a)] {
+                let r = try Smashtag.run(["aggregate", "--pairs", "--format", "csv", "--min-count", "1"], stdin: Data(lines.utf8))
+                XCTAssertEqual(r.stdout, dumps, "aggregate \(name), \(filters): \(r.stderr)")
+            }
+        }
+    }
+
     /// Pair counts made elsewhere (the Spark job) are formatted as they are.
     func testPairCountLinesAreAddedAsTheyAre() throws {
         let lines = "H\tsmashtag-pairs\t1\t#a\nN\t#a\t5\nC\t#a\t#a\t5\nC\t#a\t@b\t3\nP\t#a\t@b\t#a\t3\nP\t#a\t#a\t#c\t2\n"

@@ -11,8 +11,13 @@ output to those files byte for byte.
     python3 reference.py [--min-count N] [--top N] [--format csv|json]
                          [--mentions-from entities|text]
                          [--id-column NAME] [--text-column NAME] [--author-column NAME]
+                         [--since T] [--until T] [--retweets include|exclude|only]
+                         [--lang CODE[,CODE...]] [--columns LIST]
                          [--pairs [--without-term]]
                          -t TERM [-t TERM...] PATH...
+
+SPEC section 12.1-12.3 (time, kind, language and spellings of a tweet; the
+filters; the extra columns) are written from the SPEC too: see "SPEC 12".
 
 With --pairs it writes co-occurrence instead (SPEC 12.5, `smashtag pairs`):
 CSV `term,source,target,weight`, or JSON objects {"term","tweets","pairs"}.
@@ -26,6 +31,7 @@ Decisions beyond SPEC.md are marked "DECISION" in comments.
 import argparse
 import bz2
 import csv
+import datetime
 import gzip
 import io
 import json
@@ -346,8 +352,10 @@ def retweeted(tweet, ctx):
 
 
 def analyse(tweet, ctx, mode="entities"):
-    """(hashtags, users, author_key, full_text) of a top-level tweet."""
+    """(hashtags, users, author_key, full_text, facts) of a top-level tweet;
+    facts as `tweet_facts` (SPEC 12.1)."""
     tags, users = own_mentions(tweet) if mode == "entities" else (set(), set())
+    spellings = own_spellings(tweet) if mode == "entities" else []
     text = full_text(tweet)
     rt = retweeted(tweet, ctx)
     if rt is not None:
@@ -355,9 +363,11 @@ def analyse(tweet, ctx, mode="entities"):
             rt_tags, rt_users = own_mentions(rt)
             tags |= rt_tags
             users |= rt_users
+            spellings += own_spellings(rt)
         rt_author = author(rt, ctx)
         if rt_author:
             users.add(norm(rt_author))
+            spellings.append("@" + nfc(rt_author))
         rt_text = full_text(rt)
         if rt_text is not None:  # DECISION: keep own text if the RT has none
             text = rt_text
@@ -367,8 +377,141 @@ def analyse(tweet, ctx, mode="entities"):
         t, u = twitter_text.tweet_mentions(text)
         tags |= {norm(x) for x in t}
         users |= {norm(x) for x in u}
+        spellings += ["#" + nfc(x) for x in t] + ["@" + nfc(x) for x in u]
     who = author(tweet, ctx)
-    return tags, users, (norm(who) if who else None), text
+    marked = is_marked_retweet(tweet)
+    facts = tweet_facts(created_at=tweet.get("created_at"), tid=tweet_id(tweet), lang=tweet.get("lang"),
+                        marked=marked, own_text=full_text(tweet), text_mode=(mode == "text"), spellings=spellings)
+    return tags, users, (norm(who) if who else None), text, facts
+
+
+# ---------------------------------------------------------------- SPEC 12
+
+def nfc(s):
+    return unicodedata.normalize("NFC", s)
+
+
+def own_spellings(tweet):
+    """SPEC 12.1: the tweet's own hashtags and user mentions as written, NFC
+    (not lowercased), with their sign, from the same entities own_mentions reads."""
+    if isinstance(obj(tweet.get("extended_tweet")).get("entities"), dict):
+        ents = tweet["extended_tweet"]["entities"]
+    elif "note_tweet" in tweet and isinstance(tweet["note_tweet"], dict):
+        ents = obj(tweet["note_tweet"].get("entities"))
+    else:
+        ents = obj(tweet.get("entities"))
+    out = []
+    for field, keys, sign in (("hashtags", ("text", "tag"), "#"),
+                              ("user_mentions", ("screen_name", "username"), "@"),
+                              ("mentions", ("screen_name", "username"), "@")):
+        entries = ents.get(field)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            for key in keys:
+                v = obj(entry).get(key)
+                if isinstance(v, str) and v:
+                    out.append(sign + nfc(v))
+    return out
+
+
+def is_marked_retweet(tweet):
+    """SPEC 12.1: v1.1 `retweeted_status`, or a v2 `retweeted` reference."""
+    if "retweeted_status" in tweet and tweet["retweeted_status"] is not None:
+        return True
+    refs = tweet.get("referenced_tweets")
+    return isinstance(refs, list) and any(isinstance(r, dict) and r.get("type") == "retweeted" for r in refs)
+
+
+TWITTER_EPOCH_MS = 1288834974657
+FIRST_SNOWFLAKE = 29700859247
+RT_MARK = re.compile(r"\ART @[A-Za-z0-9_]{1,20}:")
+
+
+def parse_created_at(raw):
+    """Seconds since 1970 UTC of a created_at (v1.1 `Wed Aug 27 13:08:45 +0000
+    2008` or ISO 8601, no offset meaning UTC), or None when unreadable.
+    DECISION: whole seconds (a fraction is dropped)."""
+    if not isinstance(raw, str):
+        return None
+    raw = raw.strip()
+    try:
+        t = datetime.datetime.strptime(raw, "%a %b %d %H:%M:%S %z %Y")
+    except ValueError:
+        try:
+            t = datetime.datetime.fromisoformat(raw)
+        except ValueError:
+            return None
+        if t.tzinfo is None:
+            t = t.replace(tzinfo=datetime.timezone.utc)
+    return int(t.timestamp() // 1)
+
+
+def tweet_time(created_at, tid):
+    t = parse_created_at(created_at)
+    if t is not None:
+        return t
+    if tid is not None and tid >= FIRST_SNOWFLAKE:
+        return ((tid >> 22) + TWITTER_EPOCH_MS) // 1000
+    return None
+
+
+def tweet_facts(created_at, tid, lang, marked, own_text, text_mode, spellings):
+    """SPEC 12.1: time (or None), retweet flag, language (or None), spellings.
+    `marked` is True/False as the record says, or None when it cannot say
+    (a CSV without retweet columns)."""
+    retweet = marked is True
+    if not retweet and (text_mode or marked is None) and isinstance(own_text, str):
+        retweet = RT_MARK.match(own_text) is not None
+    return {"time": tweet_time(created_at, tid), "retweet": retweet,
+            "lang": lang if isinstance(lang, str) and lang != "" else None,
+            "spellings": spellings}
+
+
+def parse_bound(raw):
+    """A --since/--until value: a date (00:00 UTC) or an ISO 8601 date-time
+    with Z or an offset; None when malformed or without an offset."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", raw):
+        try:
+            d = datetime.date.fromisoformat(raw)
+        except ValueError:
+            return None
+        return int(datetime.datetime(d.year, d.month, d.day, tzinfo=datetime.timezone.utc).timestamp())
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})", raw):
+        return None
+    try:
+        t = datetime.datetime.fromisoformat(raw)
+    except ValueError:
+        return None
+    return int(t.timestamp() // 1)
+
+
+class Filter:
+    """SPEC 12.2, applied before matching and dedup."""
+
+    def __init__(self, since=None, until=None, retweets="include", langs=None):
+        self.since, self.until, self.retweets = since, until, retweets
+        self.langs = {c.lower() for c in langs} if langs is not None else None
+        self.left_out = 0
+        self.unknown_time = 0
+
+    def keeps(self, facts):
+        if self.since is not None or self.until is not None:
+            t = facts["time"]
+            if t is None:
+                self.unknown_time += 1
+                self.left_out += 1
+                return False
+            if (self.since is not None and t < self.since) or (self.until is not None and t >= self.until):
+                self.left_out += 1
+                return False
+        if self.retweets == "exclude" and facts["retweet"] or self.retweets == "only" and not facts["retweet"]:
+            self.left_out += 1
+            return False
+        if self.langs is not None and (facts["lang"] is None or facts["lang"].lower() not in self.langs):
+            self.left_out += 1
+            return False
+        return True
 
 
 # ---------------------------------------------------------------- CSV
@@ -405,7 +548,10 @@ def csv_header(data, columns):
 
         roles = {"id": find(columns["id"]), "text": find(columns["text"]),
                  "author": find(columns["author"]), "hashtags": find(["entities.hashtags"]),
-                 "mentions": find(["entities.mentions"]), "retweeted": find(["retweeted_username"])}
+                 "mentions": find(["entities.mentions"]), "retweeted": find(["retweeted_username"]),
+                 # SPEC 12.1: a CSV created_at, lang and retweeted-id column.
+                 "created_at": find(["created_at"]), "lang": find(["lang"]),
+                 "retweeted_id": find(["referenced_tweets.retweeted.id", "retweeted_status.id_str", "retweeted_id"])}
         if roles["id"] is not None and roles["text"] is not None:
             return delim, roles, len(names), text
     return None
@@ -458,6 +604,32 @@ def entity_names(field):
     return out
 
 
+def entity_spellings(field):
+    """The names of a twarc-csv entity column as written (entity_names, not normalised)."""
+    names = []
+    try:
+        value = json.loads(field)
+        if not isinstance(value, list):
+            raise ValueError
+        for v in value:
+            if isinstance(v, dict):
+                for k in ("tag", "text", "username", "screen_name"):
+                    if isinstance(v.get(k), str):
+                        names.append(v[k])
+                        break
+            elif isinstance(v, str):
+                names.append(v)
+    except ValueError:
+        names = [w for w in re.split(r"[\s,;|\[\]\"']+", field) if w]
+    out = []
+    for n in names:
+        if n[:1] in ("#", "@", "\uff03", "\uff20"):
+            n = n[1:]
+        if n:
+            out.append(n)
+    return out
+
+
 def csv_tweets(name, header, bad, mode):
     """Yield (id, hashtags, users, author_key, text) for the rows of a CSV export."""
     delim, roles, count, text = header
@@ -489,19 +661,33 @@ def csv_tweets(name, header, bad, mode):
             who = row[roles["author"]].strip(" \t\r\n")
             who = who[1:] if who.startswith("@") else who
         users = set()
+        spellings = []
+        rt = ""
         if roles["retweeted"] is not None:
             rt = row[roles["retweeted"]].strip(" \t\r\n")
             rt = rt[1:] if rt.startswith("@") else rt
             if rt:
                 users.add(norm(rt))
+                spellings.append("@" + nfc(rt))
         if mode == "entities" and (roles["hashtags"] is not None or roles["mentions"] is not None):
             tags = entity_names(row[roles["hashtags"]]) if roles["hashtags"] is not None else set()
             users |= entity_names(row[roles["mentions"]]) if roles["mentions"] is not None else set()
+            for role, sign in (("hashtags", "#"), ("mentions", "@")):
+                if roles[role] is not None:
+                    spellings += [sign + nfc(n) for n in entity_spellings(row[roles[role]])]
         else:
             t, u = twitter_text.tweet_mentions(tweet_text)
             tags = {norm(x) for x in t}
             users |= {norm(x) for x in u}
-        yield int(raw_id), tags, users, (norm(who) if who else None), tweet_text
+            spellings += ["#" + nfc(x) for x in t] + ["@" + nfc(x) for x in u]
+        cell = (lambda role: row[roles[role]].strip(" \t\r\n") if roles[role] is not None else None)
+        if roles["retweeted"] is None and roles["retweeted_id"] is None:
+            marked = None
+        else:
+            marked = bool(rt) or bool(cell("retweeted_id"))
+        facts = tweet_facts(created_at=cell("created_at"), tid=int(raw_id), lang=cell("lang"), marked=marked,
+                            own_text=tweet_text, text_mode=(mode == "text"), spellings=spellings)
+        yield int(raw_id), tags, users, (norm(who) if who else None), tweet_text, facts
 
 
 # ---------------------------------------------------------------- terms
@@ -552,8 +738,9 @@ def matches(term, tags, users, who, text):
 
 # ---------------------------------------------------------------- report
 
-def run(terms, paths, bad, mode="entities", columns=None, pairs=None):
-    """Return {term: (tweet_count, {mention: count})}.
+def run(terms, paths, bad, mode="entities", columns=None, filt=None, extra=None, pairs=None):
+    """Return {term: (tweet_count, {mention: count})}; with `extra` (a dict),
+    also fill extra[term] with SPEC 12.3's per-term and per-mention facts.
 
     With `pairs` (a dict), also fill pairs[term] with {(a, b): weight} for
     the unordered pairs of distinct signed keys of each counted tweet, a
@@ -564,8 +751,14 @@ def run(terms, paths, bad, mode="entities", columns=None, pairs=None):
         for t in terms:
             pairs[t] = {}
     columns = columns or {"id": CSV_ID, "text": CSV_TEXT, "author": CSV_AUTHOR}
+    if extra is not None:
+        for t in terms:
+            extra[t] = {"retweets": 0, "authors": set(), "m_retweets": {}, "m_authors": {}, "spellings": {}}
 
-    def count(tid, tags, users, who, text):
+    def count(tid, tags, users, who, text, facts):
+        # SPEC 12.2: filters before matching and dedup.
+        if filt is not None and not filt.keeps(facts):
+            return
         for term in terms:
             # Dedup keyed on (id, term): first matching occurrence counts.
             if tid in seen[term] or not matches(term, tags, users, who, text):
@@ -575,6 +768,23 @@ def run(terms, paths, bad, mode="entities", columns=None, pairs=None):
             keys = ["#" + t for t in tags] + ["@" + u for u in users]
             for key in keys:
                 c[key] = c.get(key, 0) + 1
+            if extra is not None:
+                e = extra[term]
+                if facts["retweet"]:
+                    e["retweets"] += 1
+                if who is not None:
+                    e["authors"].add(who)
+                for key in keys:
+                    if facts["retweet"]:
+                        e["m_retweets"][key] = e["m_retweets"].get(key, 0) + 1
+                    if who is not None:
+                        e["m_authors"].setdefault(key, set()).add(who)
+                # Each distinct spelling a tweet carries of a mention adds one.
+                for sp in set(facts["spellings"]):
+                    key = sp[0] + norm(sp[1:])
+                    if key in keys:
+                        d = e["spellings"].setdefault(key, {})
+                        d[sp] = d.get(sp, 0) + 1
             if pairs is not None:
                 # tags and users are sets of normalised names, so keys are
                 # distinct: "#x" and "@x" are two, "#Foo"/"#foo" one.
@@ -619,6 +829,51 @@ def csv_field(s):
     if any(c in s for c in ',"\r\n'):
         return '"' + s.replace('"', '""') + '"'
     return s
+
+
+def display_of(spellings):
+    """The most frequent spelling; ties by ascending UTF-8 bytes; '' when none."""
+    if not spellings:
+        return ""
+    return sorted(spellings.items(), key=lambda kv: (-kv[1], kv[0].encode("utf-8")))[0][0]
+
+
+def render_columns(terms, result, extra, min_count, top, fmt, cols):
+    """SPEC 12.3: the report with the picked columns."""
+    def value(col, term, kind, m, c):
+        e = extra[term]
+        return {"term": term, "type": kind, "mention": m, "count": c,
+                "display": display_of(e["spellings"].get(m)),
+                "retweets": e["m_retweets"].get(m, 0), "originals": c - e["m_retweets"].get(m, 0),
+                "authors": len(e["m_authors"].get(m, ()))}[col]
+    if fmt == "json":
+        doc = []
+        for term in terms:
+            n, counts = result[term]
+            e = extra[term]
+            o = {"term": term, "tweets": n}
+            for col in cols:
+                if col == "originals":
+                    o["originals"] = n - e["retweets"]
+                elif col == "retweets":
+                    o["retweets"] = e["retweets"]
+                elif col == "authors":
+                    o["authors"] = len(e["authors"])
+            for kind, prefix, field in (("hashtag", "#", "hashtags"), ("user", "@", "users")):
+                o[field] = [{col: value(col, term, kind, m, c) for col in cols if col not in ("term", "type")}
+                            for m, c in rows_for(counts, prefix, min_count, top)]
+            doc.append(o)
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    out = [",".join(cols) + "\n"]
+    for term in terms:
+        counts = result[term][1]
+        for kind, prefix in (("hashtag", "#"), ("user", "@")):
+            for m, c in rows_for(counts, prefix, min_count, top):
+                out.append(",".join(csv_field(str(value(col, term, kind, m, c))) for col in cols) + "\n")
+    return "".join(out)
+
+
+COLUMN_NAMES = ("term", "type", "mention", "display", "count", "originals", "retweets", "authors")
 
 
 def render(terms, result, min_count, top, fmt):
@@ -675,10 +930,36 @@ def main(argv=None):
     p.add_argument("--id-column")
     p.add_argument("--text-column")
     p.add_argument("--author-column")
+    p.add_argument("--since")
+    p.add_argument("--until")
+    p.add_argument("--retweets", default="include")
+    p.add_argument("--lang")
+    p.add_argument("--columns")
     p.add_argument("--pairs", action="store_true")
     p.add_argument("--without-term", action="store_true")
     p.add_argument("paths", nargs="*")
     a = p.parse_args(argv)
+    filt = None
+    if a.since is not None or a.until is not None or a.retweets != "include" or a.lang is not None:
+        bounds = []
+        for raw in (a.since, a.until):
+            b = parse_bound(raw) if raw is not None else None
+            if raw is not None and b is None:
+                usage("bad time %r" % raw)
+            bounds.append(b)
+        if a.retweets not in ("include", "exclude", "only"):
+            usage("bad --retweets %r" % a.retweets)
+        langs = None
+        if a.lang is not None:
+            langs = a.lang.split(",")
+            if any(not c or any(ch.isspace() for ch in c) for c in langs):
+                usage("bad --lang %r" % a.lang)
+        filt = Filter(bounds[0], bounds[1], a.retweets, langs)
+    cols = None
+    if a.columns is not None:
+        cols = a.columns.split(",")
+        if any(c not in COLUMN_NAMES for c in cols) or len(set(cols)) != len(cols):
+            usage("bad --columns %r" % a.columns)
     terms = []
     for raw in a.term:
         t = check_term(raw)
@@ -688,13 +969,18 @@ def main(argv=None):
     columns = {"id": [a.id_column] if a.id_column else CSV_ID,
                "text": [a.text_column] if a.text_column else CSV_TEXT,
                "author": [a.author_column] if a.author_column else CSV_AUTHOR}
+    extra = {} if cols is not None else None
     pairs = {} if a.pairs else None
-    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns, pairs)
+    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns, filt, extra, pairs)
     if a.pairs:
         text = render_pairs(terms, result, pairs, a.min_count, a.top, a.without_term, a.format)
+    elif cols is not None:
+        text = render_columns(terms, result, extra, a.min_count, a.top, a.format, cols)
     else:
         text = render(terms, result, a.min_count, a.top, a.format)
     sys.stdout.buffer.write(text.encode("utf-8"))
+    if filt is not None:
+        sys.stderr.write("left_out=%d unknown_time=%d\n" % (filt.left_out, filt.unknown_time))
     for w in bad.where:
         sys.stderr.write("bad: %s\n" % w)
     sys.stderr.write("bad_records=%d\n" % bad.count)

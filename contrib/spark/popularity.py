@@ -33,6 +33,13 @@ usage:
                         [default: spark.default.parallelism]
     --extract-jobs N    threads of each extract (match spark.task.cpus) [default: 1]
     --strict            stop at the first bad input, as `smashtag report --strict`
+    --since T, --until T, --retweets MODE, --lang CODES
+                        filters, as `smashtag report` takes them: passed to
+                        every extract, which applies them before matching
+    --columns LIST      the report's columns, as `smashtag report` takes them;
+                        with display, originals, retweets or authors the
+                        extracts write format version 2 (each tweet's kind,
+                        author and spellings) and the job counts those too
     --master URL        only when run with plain python (spark-submit sets it)
 
 PATHs are files or folders that every executor sees at the same path (a
@@ -62,6 +69,12 @@ term, and leaves out pairs under --min-count (and mentions under it: no pair
 weighs more than either of its mentions); step 5 writes `smashtag-pairs`
 lines for `smashtag aggregate --pairs`, so the output is byte for byte what
 `smashtag pairs` prints.
+
+With --columns needing them, step 4 also counts, over the same first copies,
+the retweets per term and mention, the distinct authors (a distinct pass
+over (term, mention, author)), and each spelling's tweets per mention, whose
+most frequent (ties by UTF-8 bytes) is the display; the counts are written as
+version 2 (N and C lines with retweets, authors and display).
 """
 
 from __future__ import annotations
@@ -109,6 +122,11 @@ def parse_args(argv):
     p.add_argument("--shuffle-partitions", type=int)
     p.add_argument("--extract-jobs", type=int, default=1)
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--since")
+    p.add_argument("--until")
+    p.add_argument("--retweets")
+    p.add_argument("--lang")
+    p.add_argument("--columns")
     p.add_argument("--master")
     a = p.parse_args(argv)
     if a.help:
@@ -127,6 +145,8 @@ def parse_args(argv):
         p.error("--format gexf is a graph of pairs: give --pairs")
     if a.without_term and not a.pairs:
         p.error("--without-term leaves out pairs: give --pairs")
+    if a.pairs and a.columns:
+        p.error("--columns does not apply to pairs (SPEC 12.5)")
     if a.pairs and a.format == "gexf" and len(a.term) > 1:
         p.error("--format gexf writes one graph, for one term: run once per term")
     if "-" in a.paths:
@@ -165,18 +185,38 @@ def built_binaries():
     return [os.path.join(root, ".build", config, "smashtag") for config in ("release", "debug")]
 
 
-def smashtag_header(binary, terms):
-    """The extract header for these terms: validates and normalises them as smashtag does."""
-    r = subprocess.run([binary, "extract", *term_flags(terms), "--paths-from-stdin", "--quiet"],
+FACTS_CARRIED = b"carries=kind,author,spellings"
+
+
+def smashtag_header(binary, terms, options=()):
+    """The extract header for these terms and options (filters, --columns):
+    validates and normalises them as smashtag does."""
+    r = subprocess.run([binary, "extract", *term_flags(terms), *options, "--paths-from-stdin", "--quiet"],
                        stdin=subprocess.DEVNULL, capture_output=True)
     if r.returncode != 0:
         sys.stderr.write(r.stderr.decode("utf-8", "replace"))
-        raise UsageError(f"smashtag extract refused the terms (exit status {r.returncode})")
+        raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
     header = r.stdout.rstrip(b"\n")
     fields = header.split(b"\t")
-    if fields[:3] != [b"H", b"smashtag-extract", b"1"]:
-        raise RuntimeError(f"unexpected extract header {header!r}: this job reads format version 1")
+    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] != [b"H", b"smashtag-extract", b"2", FACTS_CARRIED]:
+        raise RuntimeError(f"unexpected extract header {header!r}: this job reads format versions 1 and 2")
     return header
+
+
+def header_terms(header):
+    """The terms of an extract header (after the version, and what version 2 carries)."""
+    fields = header.split(b"\t")
+    return fields[4:] if fields[2] == b"2" else fields[3:]
+
+
+def report_options(a):
+    """The filters and --columns, as smashtag's options (for extract; --columns for aggregate too)."""
+    out = []
+    for name in ("since", "until", "retweets", "lang", "columns"):
+        v = getattr(a, name)
+        if v is not None:
+            out += [f"--{name}", v]
+    return out
 
 
 def list_inputs(binary, paths, strict):
@@ -231,8 +271,7 @@ def extract_groups(binary, shipped, header, args, strict):
     """mapPartitions function: pipes each group's paths through one extract
     (RDD.pipe, with the binary resolved on the executor and its exit status
     checked); yields one record per copy of a matching tweet (`_copies`)."""
-    terms = header.split(b"\t")[3:]
-    index = {t: i for i, t in enumerate(terms)}
+    index = {t: i for i, t in enumerate(header_terms(header))}
 
     def run(groups):
         exe = resolve_on_executor(binary, shipped)
@@ -275,6 +314,9 @@ def _copies(stream, group, header, index):
             return  # exit status tells
         raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
     key, mentions, rank = None, [], group << 40
+    if header.split(b"\t")[2] == b"2":
+        yield from _copies_with_facts(stream, rank, index)
+        return
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
         k = (index[f[1]], int(f[2]))
@@ -287,6 +329,26 @@ def _copies(stream, group, header, index):
             mentions.append(f[3])
     if key is not None:
         yield key, (rank, b"\t".join(mentions))
+
+
+def _copies_with_facts(stream, rank, index):
+    """Format version 2: a T line (kind, author) opens every copy, M lines carry
+    the tweet's spellings of their mention. A copy is ((term, id), (rank,
+    mentions, (retweet, author, spellings))), spellings as (mention, spelling) pairs."""
+    key = None
+    for line in stream:
+        f = line.rstrip(b"\n").split(b"\t")
+        if f[0] == b"T":
+            if key is not None:
+                yield key, (rank, b"\t".join(mentions), (retweet, author, tuple(spellings)))
+                rank += 1
+            key, mentions, spellings = (index[f[1]], int(f[2])), [], []
+            retweet, author = f[3] == b"r", (None if f[4] == b"-" else f[4])
+        else:
+            mentions.append(f[3])
+            spellings.extend((f[3], sp) for sp in f[4:])
+    if key is not None:
+        yield key, (rank, b"\t".join(mentions), (retweet, author, tuple(spellings)))
 
 
 def first_copy(a, b):
@@ -302,7 +364,7 @@ def count_partition(copies):
     - Complexity: memory O(distinct (term, mention) pairs in the partition).
     """
     counts = Counter()
-    for (term, _), (_, mentions) in copies:
+    for (term, _), (_, mentions, *_) in copies:
         counts[(term, None)] += 1
         if mentions:
             counts.update((term, m) for m in mentions.split(b"\t"))
@@ -318,7 +380,7 @@ def count_pairs_partition(copies):
       the partition); time O(mentions^2) per tweet.
     """
     counts = Counter()
-    for (term, _), (_, mentions) in copies:
+    for (term, _), (_, mentions, *_) in copies:
         counts[(term, None)] += 1
         if not mentions:
             continue
@@ -326,6 +388,34 @@ def count_pairs_partition(copies):
         counts.update((term, m) for m in ms)
         counts.update((term, (ms[i], ms[j])) for i in range(len(ms)) for j in range(i + 1, len(ms)))
     return iter(counts.items())
+
+
+
+def count_facts_partition(copies):
+    """mapPartitions function for --columns: per (term, mention or None),
+    the retweets among the counted tweets; per (term, mention, spelling), the
+    tweets writing it so (keyed with a leading 0 and 1 to share one shuffle)."""
+    counts = Counter()
+    for (term, _), (_, mentions, (retweet, _, spellings)) in copies:
+        ms = mentions.split(b"\t") if mentions else []
+        if retweet:
+            counts[(0, term, None)] += 1
+            counts.update((0, term, m) for m in ms)
+        counts.update((1, term, m, sp) for m, sp in set(spellings))
+    return iter(counts.items())
+
+
+def author_pairs(copy):
+    """flatMap function: the (term, mention or None, author) pairs of a counted tweet, for distinct authors."""
+    (term, _), (_, mentions, (_, author, _)) = copy
+    if author is None:
+        return []
+    return [(term, None, author)] + [(term, m, author) for m in (mentions.split(b"\t") if mentions else [])]
+
+
+def better_spelling(a, b):
+    """Of two (tweets, spelling), the display: most tweets, ties by UTF-8 bytes."""
+    return a if (a[0] > b[0] or (a[0] == b[0] and a[1] <= b[1])) else b
 
 
 # ----------------------------------------------------------------------- job
@@ -337,7 +427,9 @@ def popularity(sc, a, out):
     Returns the exit status of the final `smashtag aggregate`.
     """
     binary, ship = find_binary(a.smashtag, a.installed)
-    header = smashtag_header(binary, a.term)
+    options = report_options(a)
+    header = smashtag_header(binary, a.term, options)
+    facts = header.split(b"\t")[2] == b"2"
     paths = list_inputs(binary, a.paths, a.strict)
     if ship:
         sc.addFile(binary)
@@ -346,44 +438,80 @@ def popularity(sc, a, out):
         sc.addPyFile(os.path.abspath(__file__))
     partitions = a.partitions or 4 * sc.defaultParallelism
     groups = group_inputs(paths, partitions)
-    extract_args = [*term_flags(a.term), "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else [])]
+    extract_args = [*term_flags(a.term), *options, "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else [])]
 
     copies = (sc.parallelize(list(enumerate(groups)), max(1, len(groups)))
               .mapPartitions(extract_groups(binary, ship, header, extract_args, a.strict)))
     # As many shuffle partitions as cores: the final counts are read a partition at a time.
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
+    if facts:
+        tweets = tweets.cache()
     min_count = a.min_count
     counts = (tweets.mapPartitions(count_pairs_partition if a.pairs else count_partition)
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 
-    terms = header.split(b"\t")[3:]
+    terms = header_terms(header)
     tweet_counts = [0] * len(terms)
     with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
-        magic = b"smashtag-pairs" if a.pairs else b"smashtag-counts"
-        f.write(b"\t".join([b"H", magic, b"1", *terms]) + b"\n")
+        rows = []
         for (term, key), count in counts.toLocalIterator():
             if key is None:
                 tweet_counts[term] = count
-            elif isinstance(key, tuple):
-                f.write(b"P\t%s\t%s\t%s\t%d\n" % (terms[term], key[0], key[1], count))
             else:
-                f.write(b"C\t%s\t%s\t%d\n" % (terms[term], key, count))
-        for term, count in enumerate(tweet_counts):
-            f.write(b"N\t%s\t%d\n" % (terms[term], count))
+                rows.append((term, key, count))
+        if facts:
+            write_facts(f, tweets, terms, rows, tweet_counts, shuffle)
+            tweets.unpersist()
+        else:
+            magic = b"smashtag-pairs" if a.pairs else b"smashtag-counts"
+            f.write(b"\t".join([b"H", magic, b"1", *terms]) + b"\n")
+            for term, key, count in rows:
+                if isinstance(key, tuple):
+                    f.write(b"P\t%s\t%s\t%s\t%d\n" % (terms[term], key[0], key[1], count))
+                else:
+                    f.write(b"C\t%s\t%s\t%d\n" % (terms[term], key, count))
+            for term, count in enumerate(tweet_counts):
+                f.write(b"N\t%s\t%d\n" % (terms[term], count))
         f.flush()
         cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
         if a.pairs:
             cmd.append("--pairs")
         if a.without_term:
             cmd.append("--without-term")
+        if a.columns:
+            cmd += ["--columns", a.columns]
         if a.format:
             cmd += ["--format", a.format]
         if a.top:
             cmd += ["--top", str(a.top)]
         out.flush()
         return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
+
+
+def write_facts(f, tweets, terms, rows, tweet_counts, shuffle):
+    """Counts format version 2: the rows kept (count at least --min-count) and
+    every term, with their retweets, distinct authors and display spelling."""
+    kept = {(t, m) for t, m, _ in rows}
+    retweets, best = Counter(), {}
+    for k, n in tweets.mapPartitions(count_facts_partition).reduceByKey(add, shuffle).toLocalIterator():
+        if k[0] == 0:
+            if k[2] is None or (k[1], k[2]) in kept:
+                retweets[(k[1], k[2])] = n
+        elif (k[1], k[2]) in kept:
+            best[(k[1], k[2])] = better_spelling(best.get((k[1], k[2]), (n, k[3])), (n, k[3]))
+    authors = Counter()
+    for (t, m), n in (tweets.flatMap(author_pairs).distinct(shuffle)
+                      .map(lambda tma: ((tma[0], tma[1]), 1)).reduceByKey(add, shuffle).toLocalIterator()):
+        if m is None or (t, m) in kept:
+            authors[(t, m)] = n
+    f.write(b"\t".join([b"H", b"smashtag-counts", b"2", b"carries=retweets,authors,display", *terms]) + b"\n")
+    for t, m, count in rows:
+        display = best[(t, m)][1] if (t, m) in best else b""
+        f.write(b"C\t%s\t%s\t%d\t%d\t%d\t%s\n" % (terms[t], m, count, retweets[(t, m)], authors[(t, m)], display))
+    for t, count in enumerate(tweet_counts):
+        f.write(b"N\t%s\t%d\t%d\t%d\n" % (terms[t], count, retweets[(t, None)], authors[(t, None)]))
 
 
 def spark_context(master):
@@ -414,7 +542,7 @@ def main(argv=None):
         early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag") \
             or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
-            smashtag_header(early, a.term)  # a bad term stops the job before Spark starts
+            smashtag_header(early, a.term, report_options(a))  # a bad term or option stops the job before Spark starts
         sc = spark_context(a.master)
         try:
             if a.output:

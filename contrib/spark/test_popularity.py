@@ -5,8 +5,13 @@ Runs contrib/spark/popularity.py with pyspark in local mode (`local[2]`) on
 samples/ and on the real corpus (../shared/corpus, read in place), for several
 terms at once, every format, --min-count and --top, inputs spread over one
 task or one task per file, tweets read twice from different tasks, and the
-multi-file cases of the independent reference (Tests/Reference). Prints one
-line per case and a closing `N passed, N failed`; exits 1 on any failure.
+multi-file cases of the independent reference (Tests/Reference), and the
+filters and columns of SPEC 12.2-12.3 (against `smashtag report` and the
+reference's filter cases). Then the same job on a standalone Spark cluster: a
+master and two workers started on 127.0.0.1 with pyspark's own launcher
+(bin/spark-class; the PyPI package has no sbin/start-master.sh) and stopped
+at the end, for a few cases. Prints one line per case and a closing
+`N passed, N failed`; exits 1 on any failure.
 
     SMASHTAG=.build/debug/smashtag python contrib/spark/test_popularity.py
 
@@ -16,6 +21,8 @@ Run by `make test` (the Makefile makes the virtual environment with pyspark).
 import difflib
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -100,6 +107,8 @@ def main():
     finally:
         sc.stop()
     run_command_line()
+    if os.environ.get("SMASHTAG_SPARK_STANDALONE", "1") != "0":
+        run_standalone()
     print(f"spark job tests: {time.monotonic() - started:.0f} s with {MASTER}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
@@ -129,6 +138,7 @@ def run_cases(sc):
     first_copy_wins(sc)
     reference_cases(sc)
     pair_cases(sc)
+    filter_cases(sc)
 
 
 def pair_cases(sc):
@@ -168,6 +178,91 @@ def pair_cases(sc):
                 want = f.read()
             case(sc, f"pairs: reference {c['name']} as {fmt}", c["terms"], paths,
                  options + ["--format", fmt], ["--partitions", str(len(paths))], want)
+
+
+
+ALL_COLUMNS = "term,type,mention,display,count,originals,retweets,authors"
+
+
+def filter_cases(sc):
+    """SPEC 12.2-12.3 through the job: as `smashtag report` with the same
+    options, and as the reference's filter cases (Tests/Reference/filter_cases.json)."""
+    terms = ["*", "#Brexit", "from:jack", "@BTS_twt", "#stanford"]
+    fixtures = os.path.join(ROOT, "Tests/Fixtures/filters")
+    for options in (["--columns", ALL_COLUMNS, "--min-count", "1"],
+                    ["--since", "2016-01-01", "--until", "2019-06-01T00:00:00+02:00", "--retweets", "exclude", "--format", "json"],
+                    ["--lang", "en,und", "--columns", "mention,display,authors,count", "--format", "ndjson", "--top", "3"]):
+        case(sc, f"corpus and fixtures {' '.join(options)}", terms, [CORPUS, fixtures], options, ["--partitions", "6"])
+    with open(os.path.join(REFERENCE, "filter_cases.json")) as f:
+        cases = json.load(f)
+    for c in cases:
+        paths = [os.path.join(ROOT, "Tests/Fixtures", p[len("fixtures/"):]) if p.startswith("fixtures/") else os.path.join(CORPUS, p)
+                 for half in c["halves"] for p in half]
+        with open(os.path.join(REFERENCE, c["expected"]), "rb") as f:
+            want = f.read()
+        case(sc, f"reference {c['name']}", c["terms"], paths, ["--min-count", str(c["min_count"]), *c["options"], "--format", "csv"],
+             ["--partitions", str(len(paths))], want)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_standalone():
+    """A standalone cluster on this machine: a master and two one-core
+    workers, each its own process (pyspark's bin/spark-class, as
+    sbin/start-master.sh and start-worker.sh run them), stopped at the end."""
+    import pyspark
+    spark_class = os.path.join(os.path.dirname(pyspark.__file__), "bin", "spark-class")
+    port = free_port()
+    url = f"spark://127.0.0.1:{port}"
+    logs = tempfile.TemporaryDirectory(prefix="smashtag-standalone-")
+    env = dict(os.environ, SPARK_LOCAL_IP="127.0.0.1", SPARK_WORKER_DIR=logs.name, SPARK_LOG_DIR=logs.name)
+    procs = []
+
+    def start(name, *args):
+        log = open(os.path.join(logs.name, name + ".log"), "wb")
+        procs.append(subprocess.Popen([spark_class, *args], stdout=log, stderr=subprocess.STDOUT, env=env,
+                                      start_new_session=True))
+    try:
+        start("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port),
+              "--webui-port", str(free_port()))
+        for w in range(2):
+            start(f"worker{w}", "org.apache.spark.deploy.worker.Worker", url, "--host", "127.0.0.1", "--cores", "1",
+                  "--memory", "1g", "--webui-port", str(free_port()), "--work-dir", logs.name)
+        started = time.monotonic()
+        sc = popularity.spark_context(url)
+        try:
+            # Both workers registered: two executors of one core each.
+            executors = lambda: sc._jsc.sc().getExecutorMemoryStatus().size() - 1  # noqa: E731 (the driver is one)
+            while executors() < 2 and time.monotonic() - started < 90:
+                time.sleep(0.5)
+            check("standalone: two workers serve the job",
+                  str(executors()).encode(), b"2")
+            both = [CORPUS, SAMPLES]
+            case(sc, "standalone: corpus and samples, a task per file", ["*", "#stanford", "#brexit", "from:jack"], both,
+                 ["--format", "csv", "--min-count", "1"], ["--partitions", "8"])
+            case(sc, "standalone: filters and every column", ["*", "#brexit", "#stanford"],
+                 [CORPUS, os.path.join(ROOT, "Tests/Fixtures/filters")],
+                 ["--columns", ALL_COLUMNS, "--retweets", "exclude", "--since", "2010-01-01", "--min-count", "1"],
+                 ["--partitions", "4"])
+        finally:
+            sc.stop()
+    finally:
+        for p in reversed(procs):
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for p in procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+        logs.cleanup()
 
 
 def first_copy_wins(sc):
@@ -220,6 +315,10 @@ def run_command_line():
                        capture_output=True)
     check("command line: a bad term is a usage error naming it",
           f"{r.returncode} {b'#' in r.stderr}".encode(), b"2 True")
+    r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "*", SAMPLES,
+                        "--retweets", "maybe"], capture_output=True)
+    check("command line: a bad option value is a usage error naming it",
+          f"{r.returncode} {b'maybe' in r.stderr}".encode(), b"2 True")
 
 
 if __name__ == "__main__":

@@ -17,17 +17,24 @@ public final class Aggregator {
     private var keys = KeyNumbering()
     /// (tweet, term) pairs dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
+    /// What is counted besides tweets (SPEC §12.3): nothing for a plain report.
+    public let facts: ReportColumns.Facts
+    private var columns: ColumnCounts?
 
-    public init(terms: [Term]) {
+    /// - Parameter facts: what to count besides tweets, for `--columns`.
+    public init(terms: [Term], facts: ReportColumns.Facts = .init()) {
         self.terms = terms
+        self.facts = facts
         seen = Array(repeating: [], count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         counts = Array(repeating: [:], count: terms.count)
+        if facts.any { columns = ColumnCounts(terms: terms.count) }
     }
 
     /// Adds one unit's matches; call in input order.
     public func add(_ e: Extraction) {
         let global = e.keys.map(globalID)
+        let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         for i in 0..<e.tweetIDs.count {
             var mask = e.termMasks[i]
             while mask != 0 {
@@ -36,6 +43,22 @@ public final class Aggregator {
                 guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
                 tweetCounts[t] += 1
                 for m in e.mentions(of: i) { counts[t][global[Int(m)], default: 0] += 1 }
+                if columns != nil { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
+            }
+        }
+    }
+
+    /// Counts the kind, author and spellings of counted tweet `i` of `e` for term `t`.
+    private func addFacts(of i: Int, in e: Extraction, term t: Int, global: [Int32], spellings: [Int32]) {
+        let author = facts.authors ? (e.authors[i] < 0 ? nil : global[Int(e.authors[i])]) : nil
+        // A stored tweet of before schema v4 has no kind or spellings: counted apart, never guessed.
+        let unknown = !e.unknownFacts.isEmpty && e.unknownFacts[i]
+        let retweet = facts.kinds && !unknown ? e.retweets[i] : false
+        columns!.addTweet(term: t, retweet: retweet, author: author, unknownKind: unknown)
+        for m in e.mentions(of: i) { columns!.addMention(global[Int(m)], term: t, retweet: retweet, author: author, unknownKind: unknown) }
+        if facts.spellings && !unknown {
+            for j in e.spellings(of: i) {
+                columns!.addSpelling(spellings[Int(e.spellingTexts[j])], of: global[Int(e.spellingMentions[j])], term: t)
             }
         }
     }
@@ -44,15 +67,37 @@ public final class Aggregator {
     ///
     /// - Returns: whether it counted (false for a duplicate).
     @discardableResult
-    public func add(tweet id: UInt64, term t: Int, mentions: [String]) -> Bool {
+    public func add(tweet id: UInt64, term t: Int, mentions: [String], facts tweet: TweetFacts? = nil) -> Bool {
         guard seen[t].insert(id).inserted else { duplicates += 1; return false }
         tweetCounts[t] += 1
-        var distinct = Set<Int32>()
+        var distinct: [Int32] = []
         for key in mentions {
             let g = globalID(key)
-            if distinct.insert(g).inserted { counts[t][g, default: 0] += 1 }
+            if !distinct.contains(g) {
+                distinct.append(g)
+                counts[t][g, default: 0] += 1
+            }
+        }
+        if columns != nil {
+            let f = tweet ?? TweetFacts()
+            var written: [(Int32, Int32)] = []
+            if facts.spellings {
+                for (m, s) in f.spellings where distinct.contains(globalID(m)) {
+                    let pair = (globalID(m), columns!.spellingID(s))
+                    if !written.contains(where: { $0 == pair }) { written.append(pair) }
+                }
+            }
+            columns!.add(term: t, mentions: distinct, retweet: f.retweet, author: f.author.map(globalID), spellings: written)
         }
         return true
+    }
+
+    /// Adds counts made elsewhere for SPEC §12.3's columns (the counts
+    /// format, version 2): of a term's tweets, or with `mention`, of the
+    /// tweets carrying it.
+    public func add(counted extra: CountedColumns, term t: Int, mention: String? = nil) {
+        guard columns != nil else { return }
+        columns!.add(counted: extra, term: t, mention: mention.map(globalID))
     }
 
     /// Adds `count` distinct tweets to a term's tweet count, already
@@ -76,9 +121,40 @@ public final class Aggregator {
     ///   - top: keep at most this many rows of each type.
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
         terms.indices.map { t in
-            TermReport(term: terms[t], tweets: tweetCounts[t],
-                       counts: counts[t].lazy.map { (self.keys.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+            var r = TermReport(term: terms[t], tweets: tweetCounts[t],
+                               counts: counts[t].lazy.map { (self.keys.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+            if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
+            return r
         }
+    }
+}
+
+/// What one tweet carries for SPEC §12.3's columns, as the extract format
+/// (version 2) writes it: its kind, its author (`@name`, normalised), and
+/// each (mention, spelling) it carries.
+public struct TweetFacts: Sendable {
+    public var retweet = false
+    public var author: String?
+    public var spellings: [(mention: String, spelling: String)] = []
+
+    public init(retweet: Bool = false, author: String? = nil, spellings: [(mention: String, spelling: String)] = []) {
+        self.retweet = retweet
+        self.author = author
+        self.spellings = spellings
+    }
+}
+
+/// SPEC §12.3's columns as counted elsewhere (the counts format, version 2).
+public struct CountedColumns: Sendable {
+    public var retweets = 0
+    public var authors = 0
+    /// The display spelling (mentions only).
+    public var display: String?
+
+    public init(retweets: Int, authors: Int, display: String? = nil) {
+        self.retweets = retweets
+        self.authors = authors
+        self.display = display
     }
 }
 
@@ -99,6 +175,21 @@ public struct MentionCount: Equatable, Sendable {
     }
 }
 
+/// SPEC §12.3's columns of one row, when the run counted them: the most
+/// frequent spelling (nil when none was seen), how many of the row's tweets
+/// are originals and retweets, how many distinct authors wrote them.
+///
+/// Kept beside the rows (`TermReport.hashtagColumns`), not in them: rows are
+/// sorted, and a plain report's rows stay as small as they were.
+public struct RowColumns: Equatable, Sendable {
+    public var display: String?
+    public var originals = 0
+    public var retweets = 0
+    public var authors = 0
+
+    public init() {}
+}
+
 /// The report of one term (SPEC §7).
 public struct TermReport: Equatable, Sendable {
     public var term: Term
@@ -106,6 +197,14 @@ public struct TermReport: Equatable, Sendable {
     public var tweets: Int
     public var hashtags: [MentionCount]
     public var users: [MentionCount]
+    /// SPEC §12.3's columns of each row of `hashtags` and `users`, in their
+    /// order; empty unless the run counted them.
+    public var hashtagColumns: [RowColumns] = []
+    public var userColumns: [RowColumns] = []
+    /// Of all `tweets`, how many are originals and retweets, and how many distinct authors wrote them (0 unless counted).
+    public var originals = 0
+    public var retweets = 0
+    public var authors = 0
 
     init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
         self.term = term

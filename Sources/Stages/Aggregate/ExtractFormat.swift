@@ -18,6 +18,23 @@
 /// Counts are added as they are, never deduplicated: they must be the final
 /// counts of tweets read nowhere else in the same input.
 ///
+/// Version 2 carries, besides, what SPEC §12.3's columns need of each
+/// tweet; `extract --columns` writes it when a column needs it, and
+/// `aggregate` reads both versions (a version 1 input answers the default
+/// columns only):
+///
+///     H  smashtag-extract  2  carries=kind,author,spellings  TERM...
+///     T  TERM  TWEET-ID  KIND  AUTHOR            every copy's first line: KIND o (original) or r (retweet),
+///                                                AUTHOR the normalised @name, or - when unknown
+///     M  TERM  TWEET-ID  MENTION  SPELLING...    a mention with each distinct spelling the tweet writes it in
+///
+///     H  smashtag-counts  2  carries=retweets,authors,display  TERM...
+///     N  TERM  TWEETS  RETWEETS  AUTHORS                   of a term's tweets, how many are retweets, by how many authors
+///     C  TERM  MENTION  COUNT  RETWEETS  AUTHORS  DISPLAY   the same of the tweets carrying MENTION, and its display spelling
+///
+/// A version 2 header says what its lines carry before the terms, so a
+/// reader never takes that field for a term.
+///
 /// A third sibling carries the counts of `smashtag pairs` (SPEC §12.5), for
 /// the same kind of producer, read by `aggregate --pairs` only:
 ///
@@ -40,14 +57,21 @@
 /// copy it reads (a header line ends the copy before it).
 public enum ExtractFormat {
     public static let version = 1
+    /// The version that carries kinds, authors and spellings.
+    public static let factsVersion = 2
     public static let magic = "smashtag-extract"
     /// The counts format's name; its version is `version` too.
     public static let countsMagic = "smashtag-counts"
     /// The pair counts format's name; its version is `version` too.
     public static let pairsMagic = "smashtag-pairs"
 
-    public static func header(_ terms: [Term]) -> String {
-        (["H", magic, String(version)] + terms.map { escape($0.description) }).joined(separator: "\t") + "\n"
+    /// What a version 2 header says its lines carry, after the version.
+    public static let carries = "carries=kind,author,spellings"
+    public static let countsCarries = "carries=retweets,authors,display"
+
+    public static func header(_ terms: [Term], version: Int = version) -> String {
+        (["H", magic, String(version)] + (version == factsVersion ? [carries] : []) + terms.map { escape($0.description) })
+            .joined(separator: "\t") + "\n"
     }
 
     static func escape(_ s: String) -> String {
@@ -95,15 +119,22 @@ public final class ExtractWriter: ExtractionSink {
     /// right after it would merge into it when read back, so it is dropped.
     private var last: (term: Int, id: UInt64)?
 
-    /// - Parameter write: writes a chunk; returns false when the output is gone.
-    public init(terms: [Term], write: @escaping (String) -> Bool) {
+    /// Version 2 lines, with each tweet's kind, author and spellings.
+    private let withFacts: Bool
+
+    /// - Parameters:
+    ///   - facts: true to write version 2 (the extractions then carry every fact).
+    ///   - write: writes a chunk; returns false when the output is gone.
+    public init(terms: [Term], facts: Bool = false, write: @escaping (String) -> Bool) {
         self.terms = terms.map { ExtractFormat.escape($0.description) }
         self.write = write
-        buffer = ExtractFormat.header(terms)
+        withFacts = facts
+        buffer = ExtractFormat.header(terms, version: facts ? ExtractFormat.factsVersion : ExtractFormat.version)
     }
 
     public func add(_ e: Extraction) {
         guard !closed else { return }
+        if withFacts { return addWithFacts(e) }
         let keys = e.keys.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
             let id = String(e.tweetIDs[i])
@@ -121,6 +152,37 @@ public final class ExtractWriter: ExtractionSink {
                 }
                 for m in mentions {
                     buffer += "M\t\(terms[t])\t\(id)\t\(keys[Int(m)])\n"
+                    lines += 1
+                }
+            }
+            if buffer.utf8.count > 1 << 16 { flush() }
+        }
+    }
+
+    /// Version 2: a `T` line with kind and author opens every copy; each
+    /// `M` line carries the spellings of its mention.
+    private func addWithFacts(_ e: Extraction) {
+        let keys = e.keys.map(ExtractFormat.escape)
+        let spellings = e.spellingStrings.map(ExtractFormat.escape)
+        for i in 0..<e.tweetIDs.count {
+            let id = String(e.tweetIDs[i])
+            var mask = e.termMasks[i]
+            let mentions = e.mentions(of: i)
+            let kind = e.retweets[i] ? "r" : "o"
+            let author = e.authors[i] < 0 ? "-" : keys[Int(e.authors[i])]
+            var written: [Int32: [String]] = [:]
+            for j in e.spellings(of: i) { written[e.spellingMentions[j], default: []].append(spellings[Int(e.spellingTexts[j])]) }
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                if let l = last, l.term == t, l.id == e.tweetIDs[i] { continue }
+                last = (t, e.tweetIDs[i])
+                buffer += "T\t\(terms[t])\t\(id)\t\(kind)\t\(author)\n"
+                lines += 1
+                for m in mentions {
+                    buffer += "M\t\(terms[t])\t\(id)\t\(keys[Int(m)])"
+                    for sp in written[m] ?? [] { buffer += "\t" + sp }
+                    buffer += "\n"
                     lines += 1
                 }
             }
@@ -155,10 +217,21 @@ public final class ExtractReader: RecordHandler {
     private var current: (term: Int, id: UInt64)?
     private var mentions: [String] = []
     private let control: RunControl
+    /// What the report's columns need counted besides tweets.
+    private let facts: ReportColumns.Facts
+    /// The version of the header read last.
+    private var version = ExtractFormat.version
+    private var tweetFacts = TweetFacts()
+    /// Inputs of version 1 read while `facts` asks for more (named once).
+    public private(set) var lacksFacts = false
 
-    public init(control: RunControl, pairs: Bool = false) {
+    /// - Parameters:
+    ///   - pairs: count pairs (`aggregate --pairs`) instead of mentions.
+    ///   - facts: what to count besides tweets (`aggregate --columns`).
+    public init(control: RunControl, pairs: Bool = false, facts: ReportColumns.Facts = .init()) {
         self.control = control
         self.pairs = pairs
+        self.facts = facts
     }
 
     public var shouldStop: Bool { control.isStopped }
@@ -195,10 +268,25 @@ public final class ExtractReader: RecordHandler {
                 refusedHeader = true
                 return bad("smashtag-pairs lines are pair counts: aggregate them with --pairs (their lines are passed over)")
             }
-            guard fields[2] == Substring(String(ExtractFormat.version)) else {
-                return bad("format version \(fields[2]); this smashtag reads version \(ExtractFormat.version)")
+            guard let v = Int(fields[2]), v == ExtractFormat.version || v == ExtractFormat.factsVersion else {
+                return bad("format version \(fields[2]); this smashtag reads versions 1 and 2")
             }
-            let names = fields.dropFirst(3).compactMap(ExtractFormat.unescape)
+            version = v
+            var termFields = fields.dropFirst(3)
+            if v == ExtractFormat.factsVersion {
+                let want = fields[1] == Substring(ExtractFormat.magic) ? ExtractFormat.carries : ExtractFormat.countsCarries
+                guard fields.count >= 4, fields[3] == Substring(want) else {
+                    return bad("a version 2 header says what its lines carry (\(want)) before the terms")
+                }
+                termFields = fields.dropFirst(4)
+            }
+            if v == ExtractFormat.version && facts.any && !lacksFacts {
+                lacksFacts = true
+                problem(InputProblem(.notATweet, origin: origin, line: line,
+                                     reason: "format version 1 carries no kinds, authors or spellings for --columns: "
+                                         + "extract (or run the Spark job) with the same --columns"))
+            }
+            let names = termFields.compactMap(ExtractFormat.unescape)
             if let terms {
                 if names != terms.map(\.description) {
                     problem(InputProblem(.notATweet, origin: origin, line: line,
@@ -212,17 +300,34 @@ public final class ExtractReader: RecordHandler {
                 parsed.append(t)
             }
             terms = parsed
-            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed) }
+            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed, facts: facts) }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
             let isM = fields[0] == "M"
-            guard fields.count == (isM ? 4 : 3) else { return bad("expected \(isM ? 4 : 3) fields") }
+            let v2 = version == ExtractFormat.factsVersion
+            if v2 {
+                guard isM ? fields.count >= 4 : fields.count == 5 else { return bad("expected \(isM ? "4 or more" : "5") fields") }
+            } else {
+                guard fields.count == (isM ? 4 : 3) else { return bad("expected \(isM ? 4 : 3) fields") }
+            }
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
                 return bad("a term that is not in the header")
             }
             guard let id = UInt64(fields[2]) else { return bad("a tweet id that is not an unsigned 64-bit integer") }
+            if v2 && !isM {
+                // Version 2: a T line opens every copy.
+                guard fields[3] == "o" || fields[3] == "r" else { return bad("a kind that is neither o nor r") }
+                guard let author = ExtractFormat.unescape(fields[4]), author == "-" || author.hasPrefix("@") else {
+                    return bad("an author that is neither @name nor -")
+                }
+                finishTweet()
+                current = (t, id)
+                tweetFacts = TweetFacts(retweet: fields[3] == "r", author: author == "-" ? nil : author)
+                return
+            }
             if current.map({ $0.term != t || $0.id != id }) ?? true {
+                if v2 { return bad("a mention line without its tweet's T line") }
                 finishTweet()
                 current = (t, id)
             }
@@ -231,11 +336,19 @@ public final class ExtractReader: RecordHandler {
                     return bad("a mention without # or @")
                 }
                 mentions.append(m)
+                for sp in fields.dropFirst(4) {
+                    guard let spelling = ExtractFormat.unescape(sp), spelling.first == m.first else {
+                        return bad("a spelling without its mention's sign")
+                    }
+                    tweetFacts.spellings.append((m, spelling))
+                }
             }
         case "N", "C":
             guard terms != nil else { return bad("a count line before any header") }
             let isC = fields[0] == "C"
-            guard fields.count == (isC ? 4 : 3) else { return bad("expected \(isC ? 4 : 3) fields") }
+            let v2 = version == ExtractFormat.factsVersion
+            let expected = isC ? (v2 ? 7 : 4) : (v2 ? 5 : 3)
+            guard fields.count == expected else { return bad("expected \(expected) fields") }
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
                 return bad("a term that is not in the header")
             }
@@ -250,6 +363,15 @@ public final class ExtractReader: RecordHandler {
             } else {
                 aggregator?.add(counted: count, term: t)
                 pairAggregator?.add(counted: count, term: t)
+            }
+            if v2 {
+                let at = isC ? 4 : 3
+                guard let rts = Int(fields[at]), let authors = Int(fields[at + 1]), rts >= 0, authors >= 0 else {
+                    return bad("a count that is not a whole number")
+                }
+                let display = isC ? ExtractFormat.unescape(fields[6]) : nil
+                let extra = CountedColumns(retweets: rts, authors: authors, display: display)
+                aggregator?.add(counted: extra, term: t, mention: isC ? ExtractFormat.unescape(fields[2]) : nil)
             }
         case "P":
             guard terms != nil else { return bad("a pair line before any header") }
@@ -274,10 +396,11 @@ public final class ExtractReader: RecordHandler {
     /// Counts the tweet being read; call at the end of input too.
     public func finishTweet() {
         if let c = current {
-            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
+            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions, facts: facts.any ? tweetFacts : nil)
             pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
         }
         current = nil
         mentions.removeAll(keepingCapacity: true)
+        tweetFacts = TweetFacts()
     }
 }

@@ -17,7 +17,30 @@ public struct Extraction: Sendable {
     /// Signed, normalised keys (`#swift`, `@nasa`) used by this piece.
     public internal(set) var keys: [String] = []
 
+    // What a run gathers for SPEC §12.3's columns (`ReportColumns.Facts`);
+    // empty unless asked for.
+
+    /// Whether matching tweet i is a retweet (`facts.kinds`).
+    public internal(set) var retweets: [Bool] = []
+    /// Tweet i's author as an index into `keys` (`@name`), or -1 when unknown (`facts.authors`).
+    public internal(set) var authors: [Int32] = []
+    /// End of tweet i's spellings in `spellingMentions` and `spellingTexts` (`facts.spellings`).
+    public internal(set) var spellingEnds: [Int32] = []
+    /// Each distinct (mention, spelling) a tweet carries: the mention as an index into `keys` …
+    public internal(set) var spellingMentions: [Int32] = []
+    /// … and its spelling (`#Stanford`) as an index into `spellingStrings`.
+    public internal(set) var spellingTexts: [Int32] = []
+    public internal(set) var spellingStrings: [String] = []
+    /// Whether tweet i's kind and spellings are unknown (a stored tweet
+    /// ingested before schema version 4); empty when none is.
+    public internal(set) var unknownFacts: [Bool] = []
+
     public init() {}
+
+    /// The (mention, spelling) indices of matching tweet `i`.
+    public func spellings(of i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(spellingEnds[i - 1]))..<Int(spellingEnds[i])
+    }
 
     /// The mentions of matching tweet `i`.
     public func mentions(of i: Int) -> ArraySlice<Int32> {

@@ -40,6 +40,9 @@ public final class MentionTable {
     private var entryLength: [Int] = []
     private var entryID: [Int32] = []
     private var entryInvalid: [Bool] = []
+    private var entryEscaped: [Bool] = []
+    /// Spellings of entries, as far as asked for (`spelling(ofEntry:)`).
+    private var spellings: [Spelling] = []
     private var arena: [UInt8] = []
     /// Lookups of spellings that held invalid UTF-8 (replaced with U+FFFD in
     /// the key), so the record can be reported; only ever grows.
@@ -56,7 +59,19 @@ public final class MentionTable {
     /// The id of the mention whose raw JSON string contents are `raw`.
     ///
     /// - Returns: nil when the mention is empty after decoding.
+    @inline(__always)
     func id(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
+        let id = entryID[entry(raw: raw, escaped: escaped, kind: kind)]
+        return id < 0 ? nil : id
+    }
+
+    /// The mention id of entry `e` (-1: an empty mention).
+    func mentionID(ofEntry e: Int) -> Int32 { entryID[e] }
+
+    /// The entry of a raw spelling: one per distinct raw bytes and kind met,
+    /// added when new. An entry is a spelling as written (`#Stanford` and
+    /// `#stanford` are two entries of one mention id).
+    func entry(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(kind.rawValue)
         for b in raw { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         h ^= h >> 29
@@ -73,7 +88,7 @@ public final class MentionTable {
                 }
                 if same {
                     if entryInvalid[i] { invalidUTF8Lookups += 1 }
-                    return entryID[i] < 0 ? nil : entryID[i]
+                    return i
                 }
             }
             slot = (slot + 1) & mask
@@ -97,12 +112,33 @@ public final class MentionTable {
         entryLength.append(raw.count + 1)
         entryID.append(id)
         entryInvalid.append(invalid)
+        entryEscaped.append(escaped)
         arena.append(UInt8(tagged))
         arena.append(contentsOf: raw)
         slots[slot] = Int32(index + 1)
         if entryHash.count * 2 > slots.count { grow() }
-        return id < 0 ? nil : id
+        return index
     }
+
+    /// The spelling of entry `e` (SPEC §12.1): its text, escapes undone,
+    /// NFC, with its sign; nil when that is the mention's key itself
+    /// (`#stanford`). Worked out the first time it is asked for, then kept,
+    /// so a run that never asks pays nothing.
+    func spelling(ofEntry e: Int) -> String? {
+        if spellings.count <= e { spellings += Array(repeating: .unknown, count: entryHash.count - spellings.count) }
+        if case .known(let s) = spellings[e] { return s }
+        let raw = arena[(entryStart[e] + 1)..<(entryStart[e] + entryLength[e])]
+        let kind: MentionKind = arena[entryStart[e]] == MentionKind.hashtag.rawValue ? .hashtag : .user
+        var text = entryEscaped[e] ? raw.withUnsafeBufferPointer { String(decoding: JSONText.unescape($0), as: UTF8.self) }
+            : String(decoding: raw, as: UTF8.self)
+        if text.utf8.contains(where: { $0 >= 0x80 }) { text = text.precomposedStringWithCanonicalMapping }
+        let spelling = kind.sign + text
+        let s: String? = entryID[e] >= 0 && spelling == keys[Int(entryID[e])] ? nil : spelling
+        spellings[e] = .known(s)
+        return s
+    }
+
+    private enum Spelling { case unknown, known(String?) }
 
     private func grow() {
         var newSlots = [Int32](repeating: 0, count: slots.count * 2)

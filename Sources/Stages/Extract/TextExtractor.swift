@@ -1,3 +1,5 @@
+import Foundation
+
 /// Mentions from a tweet's text by twitter-text's rules (SPEC §4, "Mentions
 /// from text"): for tweets that carry no entities (CSV rows without entity
 /// columns) and for every tweet under `--mentions-from text`.
@@ -42,6 +44,19 @@ public struct TextExtractor: MentionExtractor {
             TwitterText.appendUTF8(name, to: &b.name)
             b.name.withUnsafeBytes { mentions.insert(table.id(raw: $0, escaped: false, kind: kind)) }
         }
+    }
+
+    /// The spellings (SPEC §12.1) of the mentions `extract` finds in
+    /// `tweet`: the retweeted author's name, then each hashtag and mention of
+    /// the full text as written there, NFC, with its sign.
+    static func spellings(of tweet: DecodedTweet, in record: DecodedRecord) -> [String] {
+        var out: [String] = []
+        if let author = record.retweetedAuthor(of: tweet) { out.append("@" + record.spelling(author)) }
+        guard let span = record.fullText(of: tweet) else { return out }
+        let found = mentions(inTweetText: record.string(span))
+        for tag in found.hashtags { out.append("#" + tag.precomposedStringWithCanonicalMapping) }
+        for user in found.users { out.append("@" + user.precomposedStringWithCanonicalMapping) }
+        return out
     }
 
     /// The hashtags and screen names of a tweet's text as the API gives it:

@@ -42,6 +42,11 @@ public enum CreatedAt {
         return "\(year)-\(two(m))-\(two(d))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60)).000Z"
     }
 
+    /// `2021-04-01T15:52:31Z`: ISO 8601 in UTC, whole seconds (how a filter's bound prints).
+    public static func isoSeconds(_ seconds: Int64) -> String {
+        String(iso(seconds).dropLast(5)) + "Z"
+    }
+
     // MARK: Forms
 
     /// `Wed Apr 06 19:13:37 +0000 2011`

@@ -30,11 +30,14 @@ public struct ReportDocument: Sendable {
     public var summary: [Item]
     /// How many rows of each type a chart shows.
     public var chartTop: Int
+    /// The columns of `--columns` (SPEC §12.3), for the text formats.
+    public var columns: ReportColumns
 
-    public init(reports: [TermReport], summary: [Item] = [], chartTop: Int = 20) {
+    public init(reports: [TermReport], summary: [Item] = [], chartTop: Int = 20, columns: ReportColumns = .standard) {
         self.reports = reports
         self.summary = summary
         self.chartTop = chartTop
+        self.columns = columns
     }
 
     /// The first `chartTop` hashtags and users of a report: what its chart shows.

@@ -52,6 +52,21 @@ public enum OutputFormat: Equatable, Sendable {
 /// `xlsx` are for people (`xlsx` and `html` show the run's summary too).
 public enum ReportWriter {
     public static func render(_ reports: [TermReport], as format: ReportFormat, width: Int = 80, color: Bool = false) -> String {
+        render(reports, as: format, columns: .standard, width: width, color: color)
+    }
+
+    /// The reports with the columns of `--columns` (SPEC §12.3); the
+    /// default columns render exactly as SPEC §7 says.
+    public static func render(_ reports: [TermReport], as format: ReportFormat, columns: ReportColumns,
+                              width: Int = 80, color: Bool = false) -> String {
+        if !columns.isStandard {
+            switch format {
+            case .csv: return csv(reports, columns)
+            case .json: return "[" + reports.map { jsonObject($0, columns) }.joined(separator: ",") + "]\n"
+            case .ndjson: return reports.map { jsonObject($0, columns) + "\n" }.joined()
+            case .table: return TableRenderer(width: width, color: color).render(reports, columns: columns)
+            }
+        }
         switch format {
         case .csv: return csv(reports)
         case .json: return "[" + reports.map(jsonObject).joined(separator: ",") + "]\n"
@@ -68,7 +83,7 @@ public enum ReportWriter {
         switch format {
         case .xlsx: return try XLSXReport(document).bytes()
         case .html: return Array(HTMLReport(document).render().utf8)
-        case .report(let f): return Array(render(document.reports, as: f, width: width, color: color).utf8)
+        case .report(let f): return Array(render(document.reports, as: f, columns: document.columns, width: width, color: color).utf8)
         }
     }
 
@@ -82,6 +97,70 @@ public enum ReportWriter {
             for row in r.users { out += "\(term),user,\(csvField(row.mention)),\(row.count)\n" }
         }
         return out
+    }
+
+    /// A column's value in a row of type `type`.
+    static func field(_ c: ReportColumns.Column, _ r: TermReport, _ type: String, _ row: MentionCount, _ more: RowColumns) -> String {
+        switch c {
+        case .term: return csvField(r.term.description)
+        case .type: return type
+        case .mention: return csvField(row.mention)
+        case .display: return csvField(more.display ?? "")
+        case .count: return String(row.count)
+        case .originals: return String(more.originals)
+        case .retweets: return String(more.retweets)
+        case .authors: return String(more.authors)
+        }
+    }
+
+    /// CSV with the picked columns, header first.
+    static func csv(_ reports: [TermReport], _ columns: ReportColumns) -> String {
+        var out = columns.description + "\n"
+        for r in reports {
+            for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
+                for (k, row) in rows.enumerated() {
+                    let m = k < more.count ? more[k] : RowColumns()
+                    for (n, c) in columns.list.enumerated() {
+                        if n > 0 { out += "," }
+                        out += field(c, r, type, row, m)
+                    }
+                    out += "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// A term's object with the picked columns: `tweets` and, when picked,
+    /// `originals`, `retweets`, `authors` over all its tweets; each mention's
+    /// object has every picked column but `term` and `type`, in order.
+    static func jsonObject(_ r: TermReport, _ columns: ReportColumns) -> String {
+        func rows(_ rows: [MentionCount], _ more: [RowColumns]) -> String {
+            "[" + rows.enumerated().map { k, row in
+                let extra = k < more.count ? more[k] : RowColumns()
+                return "{" + columns.list.compactMap { c -> String? in
+                    switch c {
+                    case .term, .type: return nil
+                    case .mention: return "\"mention\":\(jsonString(row.mention))"
+                    case .display: return "\"display\":\(jsonString(extra.display ?? ""))"
+                    case .count: return "\"count\":\(row.count)"
+                    case .originals: return "\"originals\":\(extra.originals)"
+                    case .retweets: return "\"retweets\":\(extra.retweets)"
+                    case .authors: return "\"authors\":\(extra.authors)"
+                    }
+                }.joined(separator: ",") + "}"
+            }.joined(separator: ",") + "]"
+        }
+        var head = "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        for c in columns.list {
+            switch c {
+            case .originals: head += "\"originals\":\(r.originals),"
+            case .retweets: head += "\"retweets\":\(r.retweets),"
+            case .authors: head += "\"authors\":\(r.authors),"
+            default: break
+            }
+        }
+        return head + "\"hashtags\":\(rows(r.hashtags, r.hashtagColumns)),\"users\":\(rows(r.users, r.userColumns))}"
     }
 
     static func csvField(_ s: String) -> String {

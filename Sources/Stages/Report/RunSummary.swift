@@ -17,6 +17,11 @@ public struct RunSummary: Sendable {
 
     /// Store runs add their own counters (new and known tweets) to the JSON.
     public var extra: [(key: String, value: Int)] = []
+    /// The filters of SPEC §12.2, when the run had any: a line of their own
+    /// (what was left out, of unknown time among it) and two JSON fields.
+    public var filter: TweetFilter?
+    public var filteredOut = 0
+    public var unknownTime = 0
 
     /// The summary of a run whose input is accounted for by `ledger`.
     public init(_ ledger: ProblemLedger, reports: [TermReport], duplicates: Int, elapsed: Double) {
@@ -31,6 +36,8 @@ public struct RunSummary: Sendable {
         badRecords = ledger.badRecords
         passedOver = stats.skippedMembers
         self.elapsed = elapsed
+        filteredOut = stats.filteredOut
+        unknownTime = stats.unknownTime
         let kinds = ledger.badByKind
         var inputsOrder: [String] = [], byInput: [String: Int] = [:]
         for (origin, count) in ledger.problemCounts {
@@ -60,6 +67,13 @@ public struct RunSummary: Sendable {
         lines.append(first)
         lines.append("matched " + matched.map { "\($0.term): \(TableRenderer.grouped($0.tweets))" }.joined(separator: ", ")
                      + (duplicates > 0 ? "; \(TableRenderer.grouped(duplicates)) duplicates dropped" : ""))
+        if let filter, filter.isActive {
+            var line = "left out \(TableRenderer.grouped(filteredOut)) of \(TableRenderer.grouped(tweets)) tweets by \(filter.description)"
+            if filter.byTime {
+                line += " (\(TableRenderer.grouped(unknownTime)) of unknown time)"
+            }
+            lines.append(line)
+        }
         if badRecords > 0 {
             lines.append("skipped \(TableRenderer.grouped(badRecords)) bad "
                          + (badRecords == 1 ? "record" : "records") + " ("
@@ -91,7 +105,13 @@ public struct RunSummary: Sendable {
             ("passed_over", String(passedOver)),
             ("elapsed_seconds", elapsedText),
             ("megabytes_per_second", String(Double(Int(megabytesPerSecond * 10)) / 10)),
-        ] + extra.map { ($0.key, String($0.value)) }) + "\n"
+        ] + filterFields + extra.map { ($0.key, String($0.value)) }) + "\n"
+    }
+
+    private var filterFields: [(String, String)] {
+        guard let filter, filter.isActive else { return [] }
+        return [("filter", ReportWriter.jsonString(filter.description)), ("filtered_out", String(filteredOut)),
+                ("unknown_time", String(unknownTime))]
     }
 
     static func size(_ n: Int64) -> String {

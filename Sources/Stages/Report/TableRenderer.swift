@@ -36,6 +36,66 @@ public struct TableRenderer {
         return out
     }
 
+    /// The table with `--columns` (SPEC §12.3): the display spelling in
+    /// place of the key when `display` is picked, and a right-aligned column
+    /// for each picked count (`count`, `originals`, `retweets`, `authors`).
+    public func render(_ reports: [TermReport], columns: ReportColumns) -> String {
+        guard !columns.isStandard else { return render(reports) }
+        let numbers = columns.list.filter { [.count, .originals, .retweets, .authors].contains($0) }
+        let display = columns.contains(.display)
+        var out = ""
+        for (n, r) in reports.enumerated() {
+            if n > 0 { out += "\n" }
+            var heading = bold("\(r.term)") + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")"
+            let totals = numbers.compactMap { c -> String? in
+                switch c {
+                case .originals: return "\(TableRenderer.grouped(r.originals)) originals"
+                case .retweets: return "\(TableRenderer.grouped(r.retweets)) retweets"
+                case .authors: return "\(TableRenderer.grouped(r.authors)) authors"
+                default: return nil
+                }
+            }
+            if !totals.isEmpty { heading += " (" + totals.joined(separator: ", ") + ")" }
+            out += heading + "\n"
+            for (title, rows, more) in [("Hashtags", r.hashtags, r.hashtagColumns), ("Users", r.users, r.userColumns)] {
+                out += "\n"
+                let extra = rows.indices.map { $0 < more.count ? more[$0] : RowColumns() }
+                let names = zip(rows, extra).map { row, x in
+                    display ? (x.display.flatMap { $0.isEmpty ? nil : $0 } ?? row.mention) : row.mention
+                }
+                let cells = zip(rows, extra).map { row, x in
+                    numbers.map { c -> String in
+                        switch c {
+                        case .originals: return TableRenderer.grouped(x.originals)
+                        case .retweets: return TableRenderer.grouped(x.retweets)
+                        case .authors: return TableRenderer.grouped(x.authors)
+                        default: return TableRenderer.grouped(row.count)
+                        }
+                    }
+                }
+                let widths = numbers.indices.map { i in max(numbers[i].rawValue.count, cells.map { $0[i].count }.max() ?? 0) }
+                let numbersWidth = widths.reduce(0) { $0 + $1 + 2 }
+                let widest = names.map { TableRenderer.columns($0) }.max() ?? 0
+                let nameWidth = max(1, min(max(widest, title.count, 20), width - numbersWidth - 2))
+                out += "  " + bold(title) + String(repeating: " ", count: max(0, nameWidth - title.count))
+                for (i, c) in numbers.enumerated() {
+                    out += "  " + String(repeating: " ", count: widths[i] - c.rawValue.count) + c.rawValue
+                }
+                out += "\n"
+                if rows.isEmpty {
+                    out += "  (none)\n"
+                    continue
+                }
+                for (name, row) in zip(names, cells) {
+                    out += "  " + pad(cut(name, nameWidth), nameWidth)
+                    for (i, cell) in row.enumerated() { out += "  " + String(repeating: " ", count: widths[i] - cell.count) + cell }
+                    out += "\n"
+                }
+            }
+        }
+        return out
+    }
+
     private func section(_ title: String, _ rows: [MentionCount], into out: inout String) {
         out += "\n"
         let counts = rows.map { TableRenderer.grouped($0.count) }

@@ -4,22 +4,75 @@
 final class MatchCollector: TweetConsumer {
     private let matcher: TermMatcher
     let screen: MentionScreen?
+    private let facts: ReportColumns.Facts
     private var result = Extraction()
     private var keys = LocalKeys()
+    private var spellingIndex: [String: Int32] = [:]
+    /// Per table entry (raw spelling): the piece that last numbered it, and its number there.
+    private var entryStamp: [Int32] = []
+    private var entryLocal: [Int32] = []
+    private var piece: Int32 = 0
+    private var seen: [(Int32, String?)] = []
 
-    init(terms: [Term], table: MentionTable) {
+    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init()) {
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms)
+        self.facts = facts
     }
 
     @inline(__always)
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) {
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) {
         let mask = matcher.match(tweet, in: record, table: table, mentions: mentions)
         guard mask != 0 else { return }
         result.tweetIDs.append(tweet.id)
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))
+        if facts.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
+    }
+
+    /// Records what SPEC §12.3's columns need of a matching tweet: its kind,
+    /// its author, and each distinct spelling of each of its mentions.
+    private func gather(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
+                        reading: TweetReading) {
+        if facts.kinds { result.retweets.append(record.isRetweet(tweet, textMode: reading.textMode)) }
+        if facts.authors {
+            var author: Int32 = -1
+            if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
+                author = keys.local(id, table: table, into: &result.keys)
+            }
+            result.authors.append(author)
+        }
+        if facts.spellings {
+            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading,
+                                   seen: &seen) { id, written, entry in
+                result.spellingMentions.append(keys.local(id, table: table, into: &result.keys))
+                // The piece's index of the spelling: by its table entry (an array, no hashing) when it has one.
+                if entry >= 0, entry < entryStamp.count, entryStamp[entry] == piece {
+                    result.spellingTexts.append(entryLocal[entry])
+                    return
+                }
+                let spelling = written ?? table.keys[Int(id)]
+                let s: Int32
+                if let known = spellingIndex[spelling] {
+                    s = known
+                } else {
+                    s = Int32(result.spellingStrings.count)
+                    result.spellingStrings.append(spelling)
+                    spellingIndex[spelling] = s
+                }
+                result.spellingTexts.append(s)
+                if entry >= 0 {
+                    if entry >= entryStamp.count {
+                        entryStamp += Array(repeating: -1, count: entry + 1024 - entryStamp.count)
+                        entryLocal += Array(repeating: 0, count: entry + 1024 - entryLocal.count)
+                    }
+                    entryStamp[entry] = piece
+                    entryLocal[entry] = s
+                }
+            }
+            result.spellingEnds.append(Int32(result.spellingMentions.count))
+        }
     }
 
     /// A piece leaves at a unit's or batch's end; matches are few.
@@ -32,6 +85,8 @@ final class MatchCollector: TweetConsumer {
         defer {
             result = Extraction()
             keys.reset()
+            spellingIndex.removeAll(keepingCapacity: true)
+            piece += 1
         }
         prepare?(result)
         return result

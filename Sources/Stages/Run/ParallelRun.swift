@@ -13,6 +13,10 @@ public struct ParallelRun {
     public var batchBytes = RecordBatch.defaultTargetBytes
     /// The columns that make a file a CSV export.
     public var csvColumns: CSVColumns
+    /// The filters of SPEC §12.2 (`--since`, `--until`, `--retweets`, `--lang`).
+    public var filter = TweetFilter()
+    /// What each matching tweet carries besides its mentions (SPEC §12.3's columns).
+    public var facts = ReportColumns.Facts()
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -33,12 +37,13 @@ public struct ParallelRun {
                     ledger: ProblemLedger = ProblemLedger()) -> ProblemLedger {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
-        let terms = self.terms
+        engine.filter = filter
+        let (terms, facts) = (self.terms, self.facts)
         let parallel = sink as? ParallelExtractionSink
         parallel?.begin(workers: jobs)
         let workers = WorkerNumbers()
         engine.run(units, control: control, ledger: ledger, consumer: { table in
-            let collector = MatchCollector(terms: terms, table: table)
+            let collector = MatchCollector(terms: terms, table: table, facts: facts)
             if let parallel {
                 let worker = workers.next()
                 collector.prepare = { parallel.prepare($0, worker: worker) }

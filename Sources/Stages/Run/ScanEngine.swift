@@ -35,6 +35,8 @@ struct ScanEngine {
     var maxRecord: Int
     var csvColumns: CSVColumns
     var extractor: @Sendable () -> MentionExtractor
+    /// The filters of SPEC §12.2 every worker's scanner applies (none for an ingest).
+    var filter: TweetFilter?
     /// Size of the record batches cut from compressed input.
     var batchBytes = RecordBatch.defaultTargetBytes
     /// Records a batch holds at most, so that a slow stream (a pipe a
@@ -72,7 +74,7 @@ struct ScanEngine {
         let queue = WorkQueue(units: units.count, workers: jobs, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let (maxRecord, columns, makeExtractor, nice) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice)
-        let (batchBytes, batchRecords) = (self.batchBytes, self.batchRecords)
+        let (batchBytes, batchRecords, filter) = (self.batchBytes, self.batchRecords, self.filter)
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
@@ -81,7 +83,7 @@ struct ScanEngine {
                 if nice > 0 { ScanEngine.lowerPriority(by: nice) }
                 let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
                 reader.progress = control
-                let scanner = TweetScanner(extractor: makeExtractor(), control: control, consumer: makeConsumer)
+                let scanner = TweetScanner(extractor: makeExtractor(), control: control, filter: filter, consumer: makeConsumer)
                 let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes,
                                            batchRecords: batchRecords, pool: pool, handoff: handoff)
                 while true {

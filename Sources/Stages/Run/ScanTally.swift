@@ -49,6 +49,9 @@ public struct RunStats: Sendable, Equatable {
     /// `badRecords` by kind.
     public var badByKind: [InputProblem.Kind: Int] = [:]
     public var skippedMembers = 0
+    /// Tweets the filters of SPEC §12.2 left out, of unknown time among them.
+    public var filteredOut = 0
+    public var unknownTime = 0
 
     public init() {}
 
@@ -58,6 +61,7 @@ public struct RunStats: Sendable, Equatable {
     mutating func add(_ o: RunStats) {
         inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
         notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
+        filteredOut += o.filteredOut; unknownTime += o.unknownTime
         badByKind.merge(o.badByKind, uniquingKeysWith: +)
     }
 }

@@ -15,8 +15,10 @@ protocol TweetConsumer: AnyObject {
     /// (report terms allow it); nil to be given every tweet.
     var screen: MentionScreen? { get }
 
-    /// Takes `tweet` of the decoded `record`, with its mentions interned in `table`.
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet)
+    /// Takes `tweet` of the decoded `record`, with its mentions interned in
+    /// `table`; `reading` says how they were read (for the tweet's kind and
+    /// its mentions' spellings, SPEC §12.1).
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading)
 
     /// Whether the piece is big enough to leave before its unit ends (so a
     /// 10 GB unit streams through the consumer instead of piling up).
@@ -42,4 +44,12 @@ struct LocalKeys {
     }
 
     mutating func reset() { local.removeAll(keepingCapacity: true) }
+}
+
+/// How the scanner read a tweet: whether its mentions came from its text
+/// (twitter-text's rules) or from entities, and whether the run is in text
+/// mode, where a text that begins `RT @name:` makes a retweet (SPEC §12.1).
+struct TweetReading {
+    var mentionsFromText: Bool
+    var textMode: Bool
 }

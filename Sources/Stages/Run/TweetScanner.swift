@@ -19,13 +19,17 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     /// For CSV rows without entity columns, whatever `extractor` is.
     private let textExtractor: MentionExtractor
     private let control: RunControl
+    /// The filters of SPEC §12.2, applied before anything else sees a tweet; nil when none is set.
+    private let filter: TweetFilter?
+    /// Whether `extractor` reads texts (`--mentions-from text`): a text's `RT @name:` then makes a retweet.
+    private let textMode: Bool
     private var mentions = MentionSet()
     private(set) var tally = ScanTally()
     private var pendingTweets = 0
 
     /// - Parameter consumer: made for the scanner's own mention table.
     init(extractor: MentionExtractor, textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
-         consumer makeConsumer: (MentionTable) -> Consumer) {
+         filter: TweetFilter? = nil, consumer makeConsumer: (MentionTable) -> Consumer) {
         let table = MentionTable()
         self.table = table
         consumer = makeConsumer(table)
@@ -33,6 +37,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         self.extractor = extractor
         self.textExtractor = textExtractor
         self.control = control
+        self.filter = filter?.isActive == true ? filter : nil
+        textMode = extractor is TextExtractor
     }
 
     /// Starts a piece.
@@ -75,7 +81,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             }
         }
         let record = decoder.record
-        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen) }
+        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen, fromText: textMode) }
     }
 
     // MARK: CSV
@@ -97,17 +103,30 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         pendingTweets += record.tweets.count
         let entities = csv.header?.hasEntities == true
         let chosen = entities ? extractor : textExtractor
-        for tweet in record.tweets { take(tweet, of: record, using: chosen, screen: entities ? screen : nil) }
+        for tweet in record.tweets {
+            take(tweet, of: record, using: chosen, screen: entities ? screen : nil, fromText: entities ? textMode : true)
+        }
     }
 
     /// Screens and extracts `tweet` of `record`, then hands it on.
     @inline(__always)
-    private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?) {
+    ///
+    /// - Parameter fromText: whether `extractor` reads the text (known here, so no cast per tweet).
+    private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?,
+                      fromText: Bool) {
         tally.stats.tweets += 1
+        if let filter {
+            switch filter.judge(tweet, in: record, textMode: textMode) {
+            case .kept: break
+            case .leftOut: tally.stats.filteredOut += 1; return
+            case .unknownTime: tally.stats.filteredOut += 1; tally.stats.unknownTime += 1; return
+            }
+        }
         if let screen, !screen.mayMatch(tweet, in: record) { return }
         mentions.removeAll()
         extractor.extract(tweet, in: record, table: table, into: &mentions)
-        consumer.take(tweet, in: record, table: table, mentions: mentions)
+        consumer.take(tweet, in: record, table: table, mentions: mentions,
+                      reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
     }
 
     /// Whether the consumer wants its piece to leave now.
@@ -130,9 +149,10 @@ public final class UnitScanner: RecordHandler {
     private let scanner: TweetScanner<MatchCollector>
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
-                textExtractor: MentionExtractor = TextExtractor(), control: RunControl) {
-        scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control) {
-            MatchCollector(terms: terms, table: $0)
+                textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
+                filter: TweetFilter? = nil, facts: ReportColumns.Facts = .init()) {
+        scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control, filter: filter) {
+            MatchCollector(terms: terms, table: $0, facts: facts)
         }
     }
 

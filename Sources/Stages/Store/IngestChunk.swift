@@ -18,11 +18,23 @@ struct IngestChunk: Sendable {
     var keys: [String] = []
     /// Full texts (the retweeted tweet's for a retweet), when the store keeps them.
     var texts: [String?] = []
+    /// SPEC §12.1: whether tweet i is a retweet, its `lang`, and each
+    /// distinct (mention, spelling) it carries: the mention as an index into
+    /// `keys`, the spelling nil when it is written as its key (`#stanford`).
+    var retweets: [Bool] = []
+    var langs: [String?] = []
+    var spellingEnds: [Int32] = []
+    var spellingMentions: [Int32] = []
+    var spellingTexts: [String?] = []
 
     var count: Int { ids.count }
 
     func mentions(of i: Int) -> ArraySlice<Int32> {
         let start = i == 0 ? 0 : Int(mentionEnds[i - 1])
         return mentions[start..<Int(mentionEnds[i])]
+    }
+
+    func spellings(of i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(spellingEnds[i - 1]))..<Int(spellingEnds[i])
     }
 }

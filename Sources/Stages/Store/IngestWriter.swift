@@ -23,11 +23,18 @@ final class IngestWriter {
     private var mentionEnds: [Int] = []
     private var mentions: [Int64] = []
     private var texts: [String?] = []
+    private var retweets: [Bool] = []
+    private var langs: [String?] = []
+    /// Per tweet (ends in `spellingEnds`): (mention id, spelling id or nil when written as the key).
+    private var spellingEnds: [Int] = []
+    private var spellings: [(mention: Int64, spelling: Int64?)] = []
     private var finishedFiles: [(state: FileState, path: String)] = []
     private var inTransaction = false
 
     /// Mention ids of the store by key, as far as this run has met them.
     private var mentionIDs: [String: Int64] = [:]
+    /// Spelling ids of the store by text, likewise.
+    private var spellingIDs: [String: Int64] = [:]
 
     /// Counters of the run, as of the last commit (and the open batch).
     private(set) var totals = RunTotals()
@@ -62,6 +69,13 @@ final class IngestWriter {
             for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }
             mentionEnds.append(mentions.count)
             if keepText { texts.append(chunk.texts[i]) }
+            retweets.append(chunk.retweets[i])
+            langs.append(chunk.langs[i])
+            for j in chunk.spellings(of: i) {
+                let text = chunk.spellingTexts[j]
+                spellings.append((global[Int(chunk.spellingMentions[j])], try text.map(spellingID)))
+            }
+            spellingEnds.append(spellings.count)
         }
         batchRead += chunk.count
         batchBytes += bytes
@@ -133,6 +147,10 @@ final class IngestWriter {
             mentionEnds.removeAll(keepingCapacity: true)
             mentions.removeAll(keepingCapacity: true)
             texts.removeAll(keepingCapacity: true)
+            retweets.removeAll(keepingCapacity: true)
+            langs.removeAll(keepingCapacity: true)
+            spellingEnds.removeAll(keepingCapacity: true)
+            spellings.removeAll(keepingCapacity: true)
             finishedFiles.removeAll()
         }
         // The first copy of a tweet wins: the store's, else the batch's first.
@@ -150,30 +168,54 @@ final class IngestWriter {
             fresh.sort { ids[$0] < ids[$1] }
         }
 
-        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text"], count: fresh.count) { (s, row, p) throws(StoreError) in
+        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text", "lang", "retweet"],
+                      count: fresh.count) { (s, row, p) throws(StoreError) in
             let i = fresh[row]
             try s.bind(p, ids[i])
             try s.bind(p + 1, createdAt[i])
             try s.bind(p + 2, authors[i])
             try s.bind(p + 3, keepText ? texts[i] : nil)
+            try s.bind(p + 4, langs[i])
+            try s.bind(p + 5, Int64(retweets[i] ? 1 : 0))
         }
-        var links: [(tweet: Int64, mention: Int64)] = []
+        // A link holds its tweet's first spelling of the mention (nil: written as the key);
+        // a second or third spelling of it in one tweet (rare) goes to extra_spelling.
+        var links: [(tweet: Int64, mention: Int64, spelling: Int64?)] = []
+        var extras: [(tweet: Int64, mention: Int64, spelling: Int64)] = []
         links.reserveCapacity(mentions.count)
         for i in fresh {
             // A tweet's few mentions, sorted in place (no array per tweet).
             let start = links.count
+            let written = spellingsOf(i)
             for m in mentionsOf(i) {
+                var first: Int64?? = nil
+                for w in written where w.mention == m {
+                    if first == nil { first = .some(w.spelling) } else {
+                        let spelling: Int64
+                        if let known = w.spelling { spelling = known } else { spelling = try spellingID(keyOf(m)) }
+                        extras.append((ids[i], m, spelling))
+                    }
+                }
                 var k = links.count
-                links.append((ids[i], m))
+                links.append((ids[i], m, first ?? nil))
                 while k > start && links[k - 1].mention > m {
                     links.swapAt(k - 1, k)
                     k -= 1
                 }
             }
         }
-        try db.insert(into: "tweet_mention", columns: ["tweet", "mention"], count: links.count) { (s, row, p) throws(StoreError) in
+        try db.insert(into: "tweet_mention", columns: ["tweet", "mention", "spelling"], count: links.count) { (s, row, p) throws(StoreError) in
             try s.bind(p, links[row].tweet)
             try s.bind(p + 1, links[row].mention)
+            try s.bind(p + 2, links[row].spelling)
+        }
+        if !extras.isEmpty {
+            // The first spelling of such a mention is in its link; an extra row says the link's is not the only one.
+            try db.insert(into: "extra_spelling", columns: ["tweet", "mention", "spelling"], count: extras.count) { (s, row, p) throws(StoreError) in
+                try s.bind(p, extras[row].tweet)
+                try s.bind(p + 1, extras[row].mention)
+                try s.bind(p + 2, extras[row].spelling)
+            }
         }
         if !tracked.isEmpty { try keepCounts(fresh) }
         let insertSource = try db.statement("""
@@ -201,6 +243,33 @@ final class IngestWriter {
 
     private func mentionsOf(_ i: Int) -> ArraySlice<Int64> {
         mentions[(i == 0 ? 0 : mentionEnds[i - 1])..<mentionEnds[i]]
+    }
+
+    private func spellingsOf(_ i: Int) -> ArraySlice<(mention: Int64, spelling: Int64?)> {
+        spellings[(i == 0 ? 0 : spellingEnds[i - 1])..<spellingEnds[i]]
+    }
+
+    /// The key of a mention id this run has met.
+    private func keyOf(_ id: Int64) -> String {
+        mentionIDs.first { $0.value == id }!.key
+    }
+
+    /// The store's id of a spelling (`#Stanford`), adding it when new.
+    private func spellingID(_ text: String) throws(StoreError) -> Int64 {
+        if let id = spellingIDs[text] { return id }
+        let find = try db.statement("SELECT id FROM spelling WHERE text = ?1")
+        try find.bind(1, text)
+        let id: Int64
+        if let found = try find.first({ $0.int64(0) }) {
+            id = found
+        } else {
+            let insert = try db.statement("INSERT INTO spelling(text) VALUES (?1)")
+            try insert.bind(1, text)
+            try insert.run()
+            id = db.lastInsertRowID
+        }
+        spellingIDs[text] = id
+        return id
     }
 
     /// Which of `ids` the store holds: one query per slice of ids, none at

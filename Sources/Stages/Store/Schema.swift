@@ -31,7 +31,7 @@
 /// the mention key of its screen name.
 enum Schema {
     /// The version this smashtag writes.
-    static let current: Int64 = 3
+    static let current: Int64 = 4
 
     /// `smtg`: the `application_id` of a smashtag store.
     static let applicationID: Int64 = 0x736D_7467
@@ -118,6 +118,28 @@ enum Schema {
         INSERT INTO tweet_v3(id, created_at, author, text) SELECT id, created_at, author, text FROM tweet ORDER BY id;
         DROP TABLE tweet;
         ALTER TABLE tweet_v3 RENAME TO tweet;
+        """,
+        // 3 → 4: what SPEC §12's options need. A tweet's language and kind
+        // (`retweet` 0 or 1; NULL for a tweet ingested before version 4,
+        // whose kind, language and spellings were not kept); a link's
+        // spelling (NULL: written as its key, the common case, which costs no
+        // byte), spellings stored once each; the rare second spelling of a
+        // mention in one tweet in `extra_spelling`. Columns are added, not
+        // rebuilt: the upgrade writes no row.
+        """
+        ALTER TABLE tweet ADD COLUMN lang TEXT;
+        ALTER TABLE tweet ADD COLUMN retweet INTEGER;
+        CREATE TABLE spelling (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL UNIQUE
+        );
+        ALTER TABLE tweet_mention ADD COLUMN spelling INTEGER REFERENCES spelling(id);
+        CREATE TABLE extra_spelling (
+            tweet INTEGER NOT NULL REFERENCES tweet(id) ON DELETE CASCADE,
+            mention INTEGER NOT NULL REFERENCES mention(id),
+            spelling INTEGER NOT NULL REFERENCES spelling(id),
+            PRIMARY KEY (tweet, mention, spelling)
+        ) WITHOUT ROWID;
         """,
     ]
 

@@ -7,7 +7,11 @@
 ///      "author":{"username":"nasa"},"text":"…",
 ///      "entities":{"hashtags":[{"tag":"dup"}],"mentions":[{"username":"stanford"}]}}
 ///
-/// Keys are the store's normalised ones; `created_at`, `author`, `text` and
+/// Keys are the store's normalised ones (the snapshot's format since
+/// schema v1; spellings stay in the store, so an imported store's `display`
+/// is its keys). A tweet's `lang` and a retweet's `referenced_tweets`
+/// (`{"type":"retweeted"}`) come along, so `--lang` and `--retweets` answer
+/// the same after an import. `created_at`, `author`, `text`, `lang` and
 /// `entities` are left out when the store does not have them (v2 leaves out
 /// `entities` of a tweet without mentions). Tweets come in id order.
 extension Store {
@@ -23,7 +27,7 @@ extension Store {
         try db.beginRead()
         defer { db.endRead() }
         let tweets = try db.statement("""
-            SELECT t.id, t.created_at, a.key, t.text FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
+            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
         let links = try db.statement("""
             SELECT l.tweet, m.key FROM tweet_mention l
@@ -49,6 +53,8 @@ extension Store {
                 out += ",\"author\":{\"username\":\(JSONText.quoted(String(author.dropFirst())))}"
             }
             if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
+            if let lang = tweets.text(4) { out += ",\"lang\":\(JSONText.quoted(lang))" }
+            if tweets.optionalInt64(5) == 1 { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
             if !hashtags.isEmpty || !users.isEmpty {
                 out += ",\"entities\":{\"hashtags\":["
                     + hashtags.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",")

@@ -13,7 +13,8 @@ extension Store {
     ///   `StoreError`.
     /// - Complexity: one pass over the tweets and their links; memory
     ///   O(terms × (distinct mentions + distinct pairs)).
-    public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool) throws -> [TermPairs] {
+    public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool,
+                      filter: TweetFilter = TweetFilter()) throws -> [TermPairs] {
         if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
@@ -23,7 +24,9 @@ extension Store {
         for term in terms {
             targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
         }
-        let tallies = try PairScan(targets).run(db)
+        var scan = PairScan(targets)
+        scan.filter = filter
+        let tallies = try scan.run(db)
         var wanted = Set<Int64>()
         for tally in tallies {
             for (key, weight) in tally.weights where weight >= minCount {
@@ -64,6 +67,8 @@ struct PairScan {
     }
 
     var targets: [StoredTerm]
+    /// SPEC §12.2's filters, judged on each stored tweet before it is matched.
+    var filter = TweetFilter()
 
     init(_ targets: [StoredTerm]) { self.targets = targets }
 
@@ -88,7 +93,7 @@ struct PairScan {
         var linkReady = try links.step()
         var link = (tweet: Int64(0), mention: Int64(0))
         if linkReady { link = (links.int64(0), links.int64(1)) }
-        let tweets = try db.statement(needsText ? "SELECT id, author, text FROM tweet" : "SELECT id, author, NULL FROM tweet")
+        let tweets = try db.statement("SELECT id, author, \(needsText ? "text" : "NULL"), created_at, retweet, lang FROM tweet")
         defer { tweets.done() }
         var set: [Int64] = []
         while try tweets.step() {
@@ -102,6 +107,10 @@ struct PairScan {
                 set.append(link.mention)
                 linkReady = try links.step()
                 if linkReady { link = (links.int64(0), links.int64(1)) }
+            }
+            if filter.isActive, filter.judgeStored(time: tweets.optionalInt64(3), kind: tweets.optionalInt64(4),
+                                                   lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
+                continue
             }
             let author = tweets.optionalInt64(1)
             var prepared: [Unicode.Scalar]?

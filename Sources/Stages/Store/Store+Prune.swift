@@ -57,6 +57,10 @@ extension Store {
                         AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
                         AND id NOT IN (SELECT mention FROM term_count)
                     """)
+                try db.run("""
+                    DELETE FROM spelling WHERE id NOT IN (SELECT spelling FROM tweet_mention WHERE spelling IS NOT NULL)
+                        AND id NOT IN (SELECT spelling FROM extra_spelling)
+                    """)
                 return (removed, try tweetCount)
             }
             try db.execute("VACUUM", "rewrite the store without the freed space (it needs as much free disk as the store)")
