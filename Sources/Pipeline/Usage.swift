@@ -208,6 +208,9 @@ enum Usage {
                             and @name terms; from:, word and * have none)
         Pairs are ordered by weight, heaviest first, then source, then target.
 
+    FILTERS (as for `smashtag report`, before matching and dedup):
+        --since T, --until T, --retweets MODE, --lang CODES
+
     INPUT AND RUNNING (as for `smashtag report`):
         --store FILE, --wait SECONDS, -j/--jobs N, --strict, --max-record BYTES,
         --mentions-from SOURCE, --id-column, --text-column, --author-column NAME,
