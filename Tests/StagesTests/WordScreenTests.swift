@@ -2,8 +2,9 @@ import XCTest
 @testable import Stages
 
 /// `WordMatch.mayMatch` rules texts out from their raw JSON bytes before any
-/// decoding: it must never rule out a text that the full match (decode,
-/// unescape, NFC, lowercase, whole word) finds the word in.
+/// decoding, and `quickMatch` answers from them when it can: neither may
+/// ever disagree with the full match (decode, unescape, NFC, lowercase,
+/// whole word).
 final class WordScreenTests: XCTestCase {
     /// The raw bytes of `text` as a JSON string's content: literal UTF-8
     /// (escaping only what JSON must), every non-ASCII scalar as `\uXXXX`
@@ -47,13 +48,15 @@ final class WordScreenTests: XCTestCase {
     static let pieces = ["love", "LOVE", "Love", "lo", "ve", "l", "o", "v", "e", "k", "K", "\u{212A}", "i", "I", "\u{130}",
                          "ite", "ite!", " ", "_", "#", "@", "&amp;", "&lt;", "&gt;", "&", "'", "don't", "don", "t",
                          "e\u{301}", "\u{301}", "é", "ü", "Straße", "καλημέρα", "東京", "😀", "\n", "\"", "\\", "s",
-                         "stanford", "STANFORD", "Stanford's", "stanfordian", "ai", "AI", "x\u{308}"]
+                         "stanford", "STANFORD", "Stanford's", "stanfordian", "ai", "AI", "x\u{308}",
+                         "lt", "gt", "amp", ";", "&amp;lt;", "\u{0301}", "\u{0307}", "\t", "/", "0", "A", "€"]
 
     func testTheScreenNeverRulesOutAMatch() {
-        let words = ["love", "k", "i", "kite", "ik", "stanford", "don't", "ai", "s", "lo", "ve", "ite"]
+        let words = ["love", "k", "i", "kite", "ik", "stanford", "don't", "ai", "s", "lo", "ve", "ite", "lt", "amp", "gt;",
+                     "a", "t", "n"]
         let matchers = words.map { WordMatch($0) }
         var seed: UInt64 = 0x5EED
-        var ruledOut = 0, matched = 0
+        var ruledOut = 0, matched = 0, decided = 0
         for _ in 0..<40_000 {
             var text = ""
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
@@ -67,15 +70,20 @@ final class WordScreenTests: XCTestCase {
                 for (w, m) in zip(words, matchers) {
                     let full = m.matches(prepared: prepared)
                     let maybe = bytes.withUnsafeBytes { m.mayMatch(raw: $0, escaped: escaped) }
+                    let quick = bytes.withUnsafeBytes { m.quickMatch(raw: $0, escaped: escaped) }
                     if full { matched += 1 }
                     if !maybe { ruledOut += 1 }
+                    if quick != nil { decided += 1 }
                     XCTAssertTrue(maybe || !full, "ruled out \(w) in \(text.debugDescription) written \(String(decoding: bytes, as: UTF8.self))")
+                    XCTAssertTrue(quick == nil || quick == full,
+                                  "raw bytes said \(quick!) for \(w) in \(text.debugDescription) written \(String(decoding: bytes, as: UTF8.self))")
                 }
             }
         }
         // The screen does work: most texts are ruled out, and many match.
         XCTAssertGreaterThan(ruledOut, 200_000)
         XCTAssertGreaterThan(matched, 20_000)
+        XCTAssertGreaterThan(decided, ruledOut + 20_000, "raw bytes decide matches too")
     }
 
     /// The two characters that normalise to ASCII letters, by hand.

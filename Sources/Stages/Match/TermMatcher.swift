@@ -71,7 +71,10 @@ public struct TermMatcher {
         if let author, author >= 0, Int(author) < authorMasks.count { mask |= authorMasks[Int(author)] }
         for i in wordTerms {
             guard let span else { break }
-            if !words[i]!.mayMatch(raw: record.bytes(span), escaped: span.escaped) { continue }
+            if let quick = words[i]!.quickMatch(raw: record.bytes(span), escaped: span.escaped) {
+                if quick { mask |= 1 << UInt64(i) }
+                continue
+            }
             if text == nil { text = WordMatch.prepare(record.string(span)) }
             if words[i]!.matches(prepared: text!) { mask |= 1 << UInt64(i) }
         }

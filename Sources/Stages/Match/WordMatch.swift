@@ -58,6 +58,97 @@ public struct WordMatch: Sendable {
         return WordMatch.hasFoldingLetter(raw, escaped: escaped)
     }
 
+    /// The answer from a text's raw JSON string bytes alone, when they give
+    /// it: false when `mayMatch` rules the text out; true when an occurrence
+    /// of the word (ASCII case folded) stands between bytes that are, for
+    /// certain, neither letters, digits nor `_` once decoded; nil when only
+    /// the full match can tell (a `&` that may start an HTML entity, a
+    /// character that normalises to an ASCII letter, an escape or a
+    /// non-ASCII byte next to an occurrence).
+    ///
+    /// Away from escapes and non-ASCII bytes, the raw bytes of a text are its
+    /// characters, and normalising leaves ASCII alone but for case; an ASCII
+    /// byte next to an occurrence is what it looks like unless it belongs to
+    /// an escape (`\n`, `\u0041`: then nil). So a definite answer is the
+    /// full match's answer.
+    ///
+    /// - Complexity: O(raw) time, no allocation.
+    public func quickMatch(raw: UnsafeRawBufferPointer, escaped: Bool) -> Bool? {
+        guard let needle else { return nil }
+        guard mayMatch(raw: raw, escaped: escaped) else { return false }
+        if WordMatch.hasFoldingLetter(raw, escaped: escaped) { return nil }
+        let n = raw.count, m = needle.count
+        guard n >= m else { return false }
+        var i = 0
+        while i <= n - m {
+            var k = 0
+            while k < m {
+                let c = raw[i + k]
+                if (c &- 0x41 < 26 ? c | 0x20 : c) != needle[k] { break }
+                k += 1
+            }
+            if k == m && WordMatch.insideEntity(raw, at: i) { return nil }
+            if k == m {
+                // Before the occurrence: nothing, or a byte whose meaning is certain.
+                var left: Bool?  // true: a boundary; false: a word character; nil: unsure
+                if i == 0 {
+                    left = true
+                } else {
+                    let b = raw[i - 1]
+                    if b >= 0x80 || b == 0x5C {
+                        left = nil
+                    } else if escaped && (i >= 2 && raw[i - 2] == 0x5C || i >= 6 && raw[i - 6] == 0x5C && raw[i - 5] == 0x75) {
+                        left = nil  // the end of an escape
+                    } else {
+                        left = !WordMatch.isWordByte(b)
+                    }
+                }
+                var right: Bool?
+                if i + m == n {
+                    right = true
+                } else {
+                    let b = raw[i + m]
+                    right = b >= 0x80 || b == 0x5C ? nil : !WordMatch.isWordByte(b)
+                }
+                if left == nil || right == nil {
+                    // Unsure here, unless the other side rules this occurrence out for certain.
+                    if left != false && right != false { return nil }
+                } else if left! && right! {
+                    return true
+                }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// Whether position `i` of `raw` is inside `&amp;`, `&lt;` or `&gt;`,
+    /// which unescaping turns into one character: an occurrence there is not
+    /// in the text. (An entity elsewhere becomes `&`, `<` or `>`, which is no
+    /// word character, as its raw `&` and `;` are not.)
+    private static func insideEntity(_ raw: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        var j = i - 1
+        while j >= 0 && j >= i - 4 {
+            if raw[j] == 0x26 {
+                for entity in entities where j + entity.count > i && j + entity.count <= raw.count {
+                    var same = true
+                    for (k, b) in entity.enumerated() where raw[j + k] != b { same = false; break }
+                    if same { return true }
+                }
+                return false
+            }
+            j -= 1
+        }
+        return false
+    }
+
+    private static let entities: [[UInt8]] = [Array("&amp;".utf8), Array("&lt;".utf8), Array("&gt;".utf8)]
+
+    @inline(__always)
+    private static func isWordByte(_ b: UInt8) -> Bool {
+        (b &- 0x30 < 10) || (b | 0x20) &- 0x61 < 26 || b == 0x5F
+    }
+
     /// Whether `raw` holds U+212A or U+0130, as UTF-8 (E2 84 AA, C4 B0) or,
     /// in an escaped string, as `\u212a` or `\u0130`; or an escape of an
     /// ASCII character (`\u0000` to `\u007f`).
