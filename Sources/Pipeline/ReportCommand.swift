@@ -18,6 +18,8 @@ struct ReportCommand {
     /// `--store FILE` (or `SMASHTAG_STORE` when no path is given): report from the store.
     var store: String?
     var wait = 5.0
+    /// `--by` and `--tz` (SPEC §12.4): a series instead of one report per term.
+    var buckets: TimeBuckets?
 
     /// Parses the arguments after `report`.
     ///
@@ -66,6 +68,7 @@ struct ReportCommand {
             store = env
         }
         paths = positional.isEmpty ? ["-"] : positional
+        buckets = try filters.timeBuckets()
         if store != nil && (filters.filter.isActive || !filters.columns.isStandard) {
             throw UsageError("--since, --until, --retweets, --lang and --columns are not yet answered from a store: "
                              + "report from the dumps")
@@ -95,7 +98,8 @@ struct ReportCommand {
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
         run.facts = filters.columns.facts
-        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts)
+        run.times = buckets != nil
+        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts, buckets: buckets)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
@@ -108,8 +112,10 @@ struct ReportCommand {
         let reports = aggregator.reports(minCount: minCount, top: top)
         let stdoutIsTerminal = isatty(1) == 1
         let format = self.format ?? (stdoutIsTerminal ? .table : .csv)
-        let text = ReportWriter.render(reports, as: format, columns: filters.columns, width: Console.terminalWidth(),
-                                       color: format == .table && Console.wantsColor(fd: 1))
+        let shown = buckets == nil ? reports
+            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        let text = ReportWriter.render(shown, as: format, columns: filters.columns, bucketed: buckets != nil,
+                                       width: Console.terminalWidth(), color: format == .table && Console.wantsColor(fd: 1))
         guard Console.writeStdout(text) else { return 0 }  // a closed pipe ends the run quietly
 
         console.reportProblems(ledger)

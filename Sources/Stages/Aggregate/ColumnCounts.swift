@@ -34,6 +34,18 @@ struct ColumnCounts {
         displays = Array(repeating: [:], count: terms)
     }
 
+    /// One more slot (a term's bucket, with `--by`), counted like a term.
+    mutating func addSlot() {
+        termRetweets.append(0)
+        termAuthors.append([])
+        termAuthorCounts.append(0)
+        retweets.append([:])
+        authorPairs.append([])
+        authors.append([:])
+        spellingCounts.append([:])
+        displays.append([:])
+    }
+
     mutating func spellingID(_ s: String) -> Int32 {
         if let id = spellingIDs[s] { return id }
         let id = Int32(spellings.count)

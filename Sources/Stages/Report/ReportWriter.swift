@@ -13,8 +13,13 @@ public enum ReportWriter {
 
     /// The reports with the columns of `--columns` (SPEC §12.3); the
     /// default columns render exactly as SPEC §7 says.
+    ///
+    /// - Parameter bucketed: the reports are the series of `--by` (SPEC
+    ///   §12.4), one per term and bucket: CSV gets a `bucket` column after
+    ///   `term`, and JSON objects a `bucket` field.
     public static func render(_ reports: [TermReport], as format: ReportFormat, columns: ReportColumns,
-                              width: Int = 80, color: Bool = false) -> String {
+                              bucketed: Bool = false, width: Int = 80, color: Bool = false) -> String {
+        if bucketed && format == .csv { return bucketCSV(reports, columns) }
         if !columns.isStandard {
             switch format {
             case .csv: return csv(reports, columns)
@@ -41,6 +46,32 @@ public enum ReportWriter {
             for row in r.users { out += "\(term),user,\(csvField(row.mention)),\(row.count)\n" }
         }
         return out
+    }
+
+    /// The series of `--by` as CSV: the picked columns with `bucket` after
+    /// `term` (first when `term` is not picked).
+    static func bucketCSV(_ reports: [TermReport], _ columns: ReportColumns) -> String {
+        let at = columns.list.firstIndex(of: .term).map { $0 + 1 } ?? 0
+        var names = columns.list.map(\.rawValue)
+        names.insert("bucket", at: at)
+        var out = names.joined(separator: ",") + "\n"
+        for r in reports {
+            let bucket = csvField(r.bucket ?? "")
+            for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
+                for row in rows {
+                    var fields = columns.list.map { field($0, r, type, row) }
+                    fields.insert(bucket, at: at)
+                    out += fields.joined(separator: ",") + "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// `{"term":…,` then, for a bucket of `--by`, `"bucket":…,`, then `"tweets":…,`.
+    static func jsonHead(_ r: TermReport) -> String {
+        "{\"term\":\(jsonString(r.term.description)),"
+            + (r.bucket.map { "\"bucket\":\(jsonString($0))," } ?? "") + "\"tweets\":\(r.tweets),"
     }
 
     /// A column's value in a row of type `type`.
@@ -86,7 +117,7 @@ public enum ReportWriter {
                 }.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]"
         }
-        var head = "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        var head = jsonHead(r)
         for c in columns.list {
             switch c {
             case .originals: head += "\"originals\":\(r.originals),"
@@ -108,7 +139,7 @@ public enum ReportWriter {
         func rows(_ rows: [MentionCount]) -> String {
             "[" + rows.map { "{\"mention\":\(jsonString($0.mention)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
         }
-        return "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        return jsonHead(r)
             + "\"hashtags\":\(rows(r.hashtags)),\"users\":\(rows(r.users))}"
     }
 

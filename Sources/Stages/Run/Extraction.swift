@@ -32,6 +32,9 @@ public struct Extraction: Sendable {
     public internal(set) var spellingTexts: [Int32] = []
     public internal(set) var spellingStrings: [String] = []
 
+    /// Creation time of matching tweet i, seconds since 1970 UTC (with `--by`, SPEC §12.4; else empty).
+    public internal(set) var times: [Int64] = []
+
     public init() {}
 
     /// The (mention, spelling) indices of matching tweet `i`.
@@ -61,14 +64,18 @@ final class MatchCollector: TweetConsumer {
     private let matcher: TermMatcher
     let screen: MentionScreen?
     private let facts: ReportColumns.Facts
+    /// Whether each matching tweet's creation time is kept (`--by`); the
+    /// scanner's filter has left out tweets without one.
+    private let times: Bool
     private var result = Extraction()
     private var keys = LocalKeys()
     private var spellingIndex: [String: Int32] = [:]
 
-    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init()) {
+    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init(), times: Bool = false) {
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms)
         self.facts = facts
+        self.times = times
     }
 
     @inline(__always)
@@ -79,6 +86,7 @@ final class MatchCollector: TweetConsumer {
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))
+        if times { result.times.append(record.createdAt(of: tweet) ?? 0) }
         if facts.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
     }
 

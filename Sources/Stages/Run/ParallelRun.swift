@@ -15,6 +15,8 @@ public struct ParallelRun {
     public var filter = TweetFilter()
     /// What each matching tweet carries besides its mentions (SPEC §12.3's columns).
     public var facts = ReportColumns.Facts()
+    /// Whether each matching tweet carries its creation time (`--by`, SPEC §12.4).
+    public var times = false
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -36,9 +38,9 @@ public struct ParallelRun {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
         engine.filter = filter
-        let (terms, facts) = (self.terms, self.facts)
+        let (terms, facts, times) = (self.terms, self.facts, self.times)
         engine.run(units, control: control, ledger: ledger,
-                   consumer: { MatchCollector(terms: terms, table: $0, facts: facts) }) { piece in
+                   consumer: { MatchCollector(terms: terms, table: $0, facts: facts, times: times) }) { piece in
             sink.add(piece.part)
         }
         return ledger
