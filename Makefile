@@ -32,13 +32,15 @@ all: build
 
 # Install what a clean Debian machine lacks: libarchive's and SQLite's headers,
 # pkg-config; and zstd, zip and lz4, which the fault tests use to make damaged
-# fixtures (gzip, bzip2, xz and tar are on every Debian).
+# fixtures (gzip, bzip2, xz and tar are on every Debian); and tzdata, the tz
+# database --tz reads (slim images leave it out).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
-	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip and lz4 with apt-get"; \
+	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null \
+	    || [ ! -f /usr/share/zoneinfo/Europe/Berlin ]; then \
+	  echo "installing libarchive-dev, libsqlite3-dev, pkg-config, zstd, zip, lz4 and tzdata with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 >/dev/null; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev pkg-config zstd zip lz4 tzdata >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no

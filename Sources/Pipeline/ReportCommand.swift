@@ -69,7 +69,10 @@ struct ReportCommand {
         }
         paths = positional.isEmpty ? ["-"] : positional
         buckets = try filters.timeBuckets()
-        if store != nil && (filters.filter.isActive || !filters.columns.isStandard) {
+        // With --by, the store answers --since and --until too (it keeps each tweet's time).
+        var unanswered = filters.filter
+        if buckets != nil { (unanswered.since, unanswered.until, unanswered.timeNeededBy) = (nil, nil, nil) }
+        if store != nil && (unanswered.isActive || !filters.columns.isStandard) {
             throw UsageError("--since, --until, --retweets, --lang and --columns are not yet answered from a store: "
                              + "report from the dumps")
         }
@@ -132,10 +135,28 @@ struct ReportCommand {
 }
 
 extension ReportCommand {
+    /// `report --store --by`: the series, bucketed at query time (SPEC §12.4).
+    func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
+        let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top,
+                                      since: filters.filter.since, until: filters.filter.until)
+        let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
+        let text = ReportWriter.render(series.reports, as: format, columns: .standard, bucketed: true, width: Console.terminalWidth())
+        guard Console.writeStdout(text) else { return 0 }
+        if !quiet {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets (\(series.unknownTime) of unknown time left out "
+                                + "by \(buckets.description)); matched "
+                                + series.totals.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                                + String(format: "; %.2f s\n", elapsed))
+        }
+        return 0
+    }
+
     /// `report --store`: the same report, from the store alone (SPEC §10).
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
+            if let buckets { return try seriesFromStore(store, path, buckets, started: started) }
             let reports = try store.reports(terms, minCount: minCount, top: top)
             let format = self.format ?? (isatty(1) == 1 ? .table : .csv)
             guard Console.writeStdout(ReportWriter.render(reports, as: format, width: Console.terminalWidth())) else { return 0 }

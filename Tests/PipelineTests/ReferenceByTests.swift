@@ -8,6 +8,13 @@ import XCTest
 /// `extract | aggregate` over its two halves extracted apart and
 /// concatenated in either order, is the reference's, byte for byte.
 final class ReferenceByTests: XCTestCase {
+    private func temporaryFolder() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-by-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        return dir
+    }
+
     static func cases() throws -> [ReferenceFilterTests.Case] {
         try JSONDecoder().decode([ReferenceFilterTests.Case].self,
                                  from: Data(contentsOf: ReferenceFilterTests.reference.appendingPathComponent("by_cases.json")))
@@ -67,6 +74,32 @@ final class ReferenceByTests: XCTestCase {
                                              stdin: Data(lines.utf8))
                     XCTAssertEqual(r.status, 0, r.stderr)
                     XCTAssertEqual(r.stdout, want, "\(c.name) as \(format)")
+                }
+            }
+        }
+    }
+
+    /// From a store built in two ingests (one per half), bucketed at query
+    /// time: the cases whose other options a store answers (`--since`,
+    /// `--until`, `--top`; not yet `--columns`, `--retweets`, `--lang`).
+    func testFromAStoreBuiltInTwoIngests() throws {
+        let store = try temporaryFolder().appendingPathComponent("by.db").path
+        let cases = try Self.cases()
+        let first = try Smashtag.run(["ingest", "--store", store, "-q"] + cases[0].halves[0].map(ReferenceFilterTests.resolve))
+        let second = try Smashtag.run(["ingest", "--store", store, "-q"] + cases[0].halves[1].map(ReferenceFilterTests.resolve))
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let answered = cases.filter { c in !c.options.contains { ["--columns", "--retweets", "--lang"].contains($0) } }
+        XCTAssertGreaterThanOrEqual(answered.count, 4)
+        for c in answered {
+            XCTAssertEqual(c.halves, cases[0].halves, "every case reads the same inputs")
+            for (format, expected) in [("csv", c.expected), ("json", c.expected_json)] {
+                let r = try Smashtag.run(["report", "--store", store] + ReferenceFilterTests.args(c) + c.options + ["--format", format])
+                XCTAssertEqual(r.status, 0, r.stderr)
+                XCTAssertEqual(r.stdout, try fixtureText(ReferenceFilterTests.reference.appendingPathComponent(expected)),
+                               "\(c.name) as \(format) from a store")
+                if let unknown = c.unknown_time {
+                    XCTAssertTrue(r.stderr.contains("(\(unknown) of unknown time left out by --by"), r.stderr)
                 }
             }
         }
