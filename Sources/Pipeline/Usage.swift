@@ -248,7 +248,9 @@ enum Usage {
     RETWEETS<TAB>AUTHORS<TAB>DISPLAY to C lines. Version 1 answers the
     default columns only. `extract --by` adds each tweet's creation time to
     its T line (carries=time, or carries=kind,author,spellings,time), which
-    `aggregate --by` needs.
+    `aggregate --by` needs; counts per creation second read as
+    H<TAB>smashtag-counts<TAB>2<TAB>carries=time<TAB>TERM..., with the second
+    (since 1970 UTC) after the term on N and C lines.
 
     OPTIONS:
         --format FORMAT     csv, json, ndjson or table

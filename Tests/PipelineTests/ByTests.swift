@@ -182,4 +182,27 @@ final class ByTests: XCTestCase {
         let whole = try Smashtag.run(["aggregate"], stdin: Data(timed.stdout.utf8))
         XCTAssertEqual(whole.stdout, try Smashtag.report(["#nye", Self.newYear, "--since", "2000-01-01", "-q"]).stdout)
     }
+
+    /// Counts made elsewhere per creation second (the Spark job with --by):
+    /// aggregate buckets, chooses over the totals and zero-fills.
+    func testCountsPerSecondAreBucketed() throws {
+        let counts = [
+            "H\tsmashtag-counts\t2\tcarries=time\t#a",
+            "N\t#a\t1609459199\t2", "C\t#a\t1609459199\t#a\t2", "C\t#a\t1609459199\t#b\t1",  // 2020-12-31T23:59:59Z
+            "N\t#a\t1609545600\t1", "C\t#a\t1609545600\t#a\t1", "C\t#a\t1609545600\t#b\t1",  // 2021-01-02T00:00:00Z
+            "N\t#a\t1609545601\t1", "C\t#a\t1609545601\t#a\t1", "C\t#a\t1609545601\t#c\t1",
+        ].joined(separator: "\n") + "\n"
+        let r = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin"], stdin: Data(counts.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            term,bucket,type,mention,count
+            #a,2021-01-01,hashtag,#a,2
+            #a,2021-01-01,hashtag,#b,1
+            #a,2021-01-02,hashtag,#a,2
+            #a,2021-01-02,hashtag,#b,1
+
+            """)
+        let plain = try Smashtag.run(["aggregate"], stdin: Data(counts.utf8))
+        XCTAssertEqual(plain.stdout, "term,type,mention,count\n#a,hashtag,#a,4\n#a,hashtag,#b,2\n")
+    }
 }

@@ -11,8 +11,7 @@ struct BucketSlots {
     /// Each term's slots.
     var termSlots: [[Int]] = []
     var slotBucket: [Int32] = []
-    /// Each term's earliest and latest counted instant (or an instant of its
-    /// first and last bucket, for counts made elsewhere).
+    /// Each term's earliest and latest counted instant.
     var first: [Int64?] = []
     var last: [Int64?] = []
     /// UTC quarter hour → bucket, where the whole quarter hour is in one bucket.
@@ -44,12 +43,6 @@ extension Aggregator {
     func slot(term t: Int, time: Int64) -> Int {
         slots.widen(term: t, to: time)
         return slot(term: t, bucketID: bucketID(of: time))
-    }
-
-    /// The slot of term `t` for bucket `name` (counts made elsewhere).
-    func slot(term t: Int, bucket name: String) -> Int {
-        if let time = buckets!.instant(in: name) { slots.widen(term: t, to: time) }
-        return slot(term: t, bucketID: slots.bucketID(name))
     }
 
     private func slot(term t: Int, bucketID b: Int32) -> Int {

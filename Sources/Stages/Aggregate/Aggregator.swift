@@ -107,23 +107,27 @@ public final class Aggregator {
     /// Adds counts made elsewhere for SPEC §12.3's columns (the counts
     /// format, version 2): of a term's tweets, or with `mention`, of the
     /// tweets carrying it.
-    public func add(counted extra: CountedColumns, term: Int, mention: String? = nil, bucket: String? = nil) {
+    public func add(counted extra: CountedColumns, term: Int, mention: String? = nil, time: Int64? = nil) {
         guard columns != nil else { return }
-        let t = buckets == nil ? term : slot(term: term, bucket: bucket ?? "")
+        let t = buckets == nil ? term : slot(term: term, time: time ?? 0)
         columns!.add(counted: extra, term: t, mention: mention.map(globalID))
     }
 
     /// Adds `count` distinct tweets to a term's tweet count, already
-    /// deduplicated elsewhere (the counts format).
-    public func add(counted count: Int, term: Int, bucket: String? = nil) {
-        let t = buckets == nil ? term : slot(term: term, bucket: bucket ?? "")
+    /// deduplicated elsewhere (the counts format); with `--by`, tweets
+    /// created at `time`.
+    public func add(counted count: Int, term: Int, time: Int64? = nil) {
+        if buckets != nil && time == nil { unknownTime += count; return }
+        let t = buckets == nil ? term : slot(term: term, time: time!)
         tweetCounts[t] += count
     }
 
     /// Adds `count` distinct tweets carrying `mention` to a term's counts,
-    /// already deduplicated elsewhere (the counts format).
-    public func add(counted count: Int, term: Int, mention: String, bucket: String? = nil) {
-        let t = buckets == nil ? term : slot(term: term, bucket: bucket ?? "")
+    /// already deduplicated elsewhere (the counts format); with `--by`,
+    /// tweets created at `time`.
+    public func add(counted count: Int, term: Int, mention: String, time: Int64? = nil) {
+        if buckets != nil && time == nil { return }
+        let t = buckets == nil ? term : slot(term: term, time: time!)
         counts[t][globalID(mention), default: 0] += count
     }
 

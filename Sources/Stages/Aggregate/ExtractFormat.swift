@@ -41,6 +41,9 @@
 /// spellings) or `carries=kind,author,spellings,time`
 /// (`T TERM TWEET-ID KIND AUTHOR TIME`). `aggregate --by` buckets the
 /// times in its own `--tz`, so one extract serves every unit and zone.
+/// Counts made elsewhere carry them as `H smashtag-counts 2 carries=time`,
+/// counted per creation second: `N TERM TIME TWEETS`,
+/// `C TERM TIME MENTION COUNT`.
 ///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
@@ -279,7 +282,7 @@ public final class ExtractReader: RecordHandler {
                 let isExtract = fields[1] == Substring(ExtractFormat.magic)
                 let wants = isExtract ? [true, false].flatMap { f in [false, true].map { (f, $0) } }.filter { $0.0 || $0.1 }
                     .map { (ExtractFormat.carries(facts: $0.0, times: $0.1), $0.0, $0.1) }
-                    : [(ExtractFormat.countsCarries, true, false)]
+                    : [(ExtractFormat.countsCarries, true, false), (ExtractFormat.carries(facts: false, times: true), false, true)]
                 guard fields.count >= 4, let said = wants.first(where: { fields[3] == Substring($0.0) }) else {
                     return bad("a version 2 header says what its lines carry (\(wants.map(\.0).joined(separator: " or "))) before the terms")
                 }
@@ -371,21 +374,29 @@ public final class ExtractReader: RecordHandler {
         case "N", "C":
             guard let aggregator else { return bad("a count line before any header") }
             let isC = fields[0] == "C"
-            let v2 = version == ExtractFormat.factsVersion
-            let expected = isC ? (v2 ? 7 : 4) : (v2 ? 5 : 3)
+            let v2 = version == ExtractFormat.factsVersion && carriesFacts
+            // With times, the creation second follows the term.
+            let shift = carriesTimes ? 1 : 0
+            let expected = (isC ? (v2 ? 7 : 4) : (v2 ? 5 : 3)) + shift
             guard fields.count == expected else { return bad("expected \(expected) fields") }
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
                 return bad("a term that is not in the header")
             }
-            guard let count = Int(fields[isC ? 3 : 2]), count >= 0 else { return bad("a count that is not a whole number") }
+            var time: Int64?
+            if carriesTimes {
+                guard let seconds = Int64(fields[2]) else { return bad("a time that is not a whole number of seconds") }
+                time = seconds
+                guard inWindow(time) else { return }
+            }
+            guard let count = Int(fields[(isC ? 3 : 2) + shift]), count >= 0 else { return bad("a count that is not a whole number") }
             finishTweet()
             if isC {
-                guard let m = ExtractFormat.unescape(fields[2]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                guard let m = ExtractFormat.unescape(fields[2 + shift]), m.hasPrefix("#") || m.hasPrefix("@") else {
                     return bad("a mention without # or @")
                 }
-                aggregator.add(counted: count, term: t, mention: m)
+                aggregator.add(counted: count, term: t, mention: m, time: time)
             } else {
-                aggregator.add(counted: count, term: t)
+                aggregator.add(counted: count, term: t, time: time)
             }
             if v2 {
                 let at = isC ? 4 : 3
