@@ -11,6 +11,9 @@ usage:
                         table on a terminal, csv otherwise]
     --min-count N       leave out mentions counted fewer than N times [default: 2]
     --top N             keep the first N hashtags and N users of each term
+    --by UNIT           a series per hour, day, week, month or year, as
+                        `smashtag report --by` (SPEC 12.4)
+    --tz ZONE           the zone --by names buckets in [default: UTC]
     -o, --output FILE   write the report to FILE on the driver [default: stdout]
     --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
                         --files, else `smashtag` on PATH, else this checkout's
@@ -48,6 +51,13 @@ shared file system). The job, in order:
  5. driver: write the counts as `smashtag-counts` lines and let
     `smashtag aggregate` sort and format them, so the report is byte for byte
     what `smashtag report` prints on the same inputs.
+
+With --by, extract carries each copy's creation time (and leaves out tweets
+of unknown time), the copy keeps it through the dedup, and step 4 counts per
+(term, creation second, mention) instead, with no --min-count cut (a series
+chooses its mentions by their totals, and shows them in every bucket):
+`smashtag aggregate --by UNIT --tz ZONE` buckets the seconds, chooses and
+zero-fills, so the series too is byte for byte `smashtag report --by`'s.
 """
 
 from __future__ import annotations
@@ -86,6 +96,8 @@ def parse_args(argv):
     p.add_argument("--format", choices=["csv", "json", "ndjson", "table"])
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--top", type=int)
+    p.add_argument("--by")
+    p.add_argument("--tz")
     p.add_argument("-o", "--output")
     p.add_argument("--smashtag")
     p.add_argument("--installed", action="store_true")
@@ -143,18 +155,31 @@ def built_binaries():
     return [os.path.join(root, ".build", config, "smashtag") for config in ("release", "debug")]
 
 
-def smashtag_header(binary, terms):
-    """The extract header for these terms: validates and normalises them as smashtag does."""
-    r = subprocess.run([binary, "extract", *term_flags(terms), "--paths-from-stdin", "--quiet"],
+def series_flags(by, tz):
+    """`--by UNIT` and `--tz ZONE` as smashtag takes them, when given."""
+    return [*(["--by", by] if by else []), *(["--tz", tz] if tz else [])]
+
+
+def smashtag_header(binary, terms, by=None, tz=None):
+    """The extract header for these terms: validates and normalises them (and
+    --by, --tz) as smashtag does."""
+    r = subprocess.run([binary, "extract", *term_flags(terms), *series_flags(by, tz), "--paths-from-stdin", "--quiet"],
                        stdin=subprocess.DEVNULL, capture_output=True)
     if r.returncode != 0:
         sys.stderr.write(r.stderr.decode("utf-8", "replace"))
-        raise UsageError(f"smashtag extract refused the terms (exit status {r.returncode})")
+        raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
     header = r.stdout.rstrip(b"\n")
     fields = header.split(b"\t")
-    if fields[:3] != [b"H", b"smashtag-extract", b"1"]:
-        raise RuntimeError(f"unexpected extract header {header!r}: this job reads format version 1")
+    expected = [b"H", b"smashtag-extract", b"2", b"carries=time"] if by else [b"H", b"smashtag-extract", b"1"]
+    if fields[:len(expected)] != expected:
+        raise RuntimeError(f"unexpected extract header {header!r}: this job reads {b' '.join(expected[2:]).decode()}")
     return header
+
+
+def header_terms(header):
+    """The terms of an extract header (after `carries=` in version 2)."""
+    fields = header.split(b"\t")
+    return fields[4:] if fields[2] == b"2" else fields[3:]
 
 
 def list_inputs(binary, paths, strict):
@@ -209,8 +234,7 @@ def extract_groups(binary, shipped, header, args, strict):
     """mapPartitions function: pipes each group's paths through one extract
     (RDD.pipe, with the binary resolved on the executor and its exit status
     checked); yields one record per copy of a matching tweet (`_copies`)."""
-    terms = header.split(b"\t")[3:]
-    index = {t: i for i, t in enumerate(terms)}
+    index = {t: i for i, t in enumerate(header_terms(header))}
 
     def run(groups):
         exe = resolve_on_executor(binary, shipped)
@@ -246,25 +270,29 @@ def _copies(stream, group, header, index):
     A copy is ((term index, tweet id), (rank, mentions)): rank is the group
     times 2^40 plus the copy's number in the group's output, mentions the
     escaped mentions joined by tabs (one bytes object pickles smaller and
-    faster than a tuple)."""
+    faster than a tuple). With times (version 2, `carries=time`, whose T line
+    opens every copy), ((term index, tweet id), (rank, mentions, time))."""
     first = stream.readline().rstrip(b"\n")
     if first != header:
         if not first:
             return  # exit status tells
         raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
-    key, mentions, rank = None, [], group << 40
+    timed = header.split(b"\t")[2] == b"2"
+    key, mentions, rank, time = None, [], group << 40, None
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
         k = (index[f[1]], int(f[2]))
         if k != key:
             if key is not None:
-                yield key, (rank, b"\t".join(mentions))
+                yield key, ((rank, b"\t".join(mentions), time) if timed else (rank, b"\t".join(mentions)))
                 rank += 1
             key, mentions = k, []
         if f[0] == b"M":
             mentions.append(f[3])
+        elif timed:
+            time = int(f[3])
     if key is not None:
-        yield key, (rank, b"\t".join(mentions))
+        yield key, ((rank, b"\t".join(mentions), time) if timed else (rank, b"\t".join(mentions)))
 
 
 def first_copy(a, b):
@@ -287,6 +315,27 @@ def count_partition(copies):
     return iter(counts.items())
 
 
+def count_partition_by_time(copies):
+    """count_partition with times: (term, second, None) for each tweet and
+    (term, second, mention) for each of its mentions."""
+    counts = Counter()
+    for (term, _), (_, mentions, time) in copies:
+        counts[(term, time, None)] += 1
+        if mentions:
+            counts.update((term, time, m) for m in mentions.split(b"\t"))
+    return iter(counts.items())
+
+
+def write_counts_by_time(f, terms, counts):
+    """The counts with times as `smashtag-counts` version 2 (`carries=time`) lines."""
+    f.write(b"\t".join([b"H", b"smashtag-counts", b"2", b"carries=time", *terms]) + b"\n")
+    for (term, time, mention), count in counts.toLocalIterator():
+        if mention is None:
+            f.write(b"N\t%s\t%d\t%d\n" % (terms[term], time, count))
+        else:
+            f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
+
+
 # ----------------------------------------------------------------------- job
 
 
@@ -296,7 +345,7 @@ def popularity(sc, a, out):
     Returns the exit status of the final `smashtag aggregate`.
     """
     binary, ship = find_binary(a.smashtag, a.installed)
-    header = smashtag_header(binary, a.term)
+    header = smashtag_header(binary, a.term, a.by, a.tz)
     paths = list_inputs(binary, a.paths, a.strict)
     if ship:
         sc.addFile(binary)
@@ -305,7 +354,8 @@ def popularity(sc, a, out):
         sc.addPyFile(os.path.abspath(__file__))
     partitions = a.partitions or 4 * sc.defaultParallelism
     groups = group_inputs(paths, partitions)
-    extract_args = [*term_flags(a.term), "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else [])]
+    extract_args = [*term_flags(a.term), "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else []),
+                    *(["--by", a.by] if a.by else [])]
 
     copies = (sc.parallelize(list(enumerate(groups)), max(1, len(groups)))
               .mapPartitions(extract_groups(binary, ship, header, extract_args, a.strict)))
@@ -313,11 +363,17 @@ def popularity(sc, a, out):
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
     min_count = a.min_count
+    terms = header_terms(header)
+    if a.by:
+        timed = tweets.mapPartitions(count_partition_by_time).reduceByKey(add, shuffle)
+        with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
+            write_counts_by_time(f, terms, timed)
+            f.flush()
+            return aggregate(binary, f.name, a, out)
     counts = (tweets.mapPartitions(count_partition)
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 
-    terms = header.split(b"\t")[3:]
     tweet_counts = [0] * len(terms)
     with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
         f.write(b"\t".join([b"H", b"smashtag-counts", b"1", *terms]) + b"\n")
@@ -329,13 +385,18 @@ def popularity(sc, a, out):
         for term, count in enumerate(tweet_counts):
             f.write(b"N\t%s\t%d\n" % (terms[term], count))
         f.flush()
-        cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
-        if a.format:
-            cmd += ["--format", a.format]
-        if a.top:
-            cmd += ["--top", str(a.top)]
-        out.flush()
-        return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
+        return aggregate(binary, f.name, a, out)
+
+
+def aggregate(binary, counts, a, out):
+    """`smashtag aggregate` over the counts file, writing the report to `out`; its exit status."""
+    cmd = [binary, "aggregate", counts, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
+    if a.format:
+        cmd += ["--format", a.format]
+    if a.top:
+        cmd += ["--top", str(a.top)]
+    out.flush()
+    return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
 
 
 def spark_context(master):
@@ -366,7 +427,7 @@ def main(argv=None):
         early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag") \
             or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
-            smashtag_header(early, a.term)  # a bad term stops the job before Spark starts
+            smashtag_header(early, a.term, a.by, a.tz)  # a bad term, unit or zone stops the job before Spark starts
         sc = spark_context(a.master)
         try:
             if a.output:

@@ -4,7 +4,8 @@ Runs contrib/spark/popularity.py with pyspark in local mode (`local[2]`) on
 samples/ and on the real corpus (../shared/corpus, read in place), for several
 terms at once, every format, --min-count and --top, inputs spread over one
 task or one task per file, tweets read twice from different tasks, and the
-multi-file cases of the independent reference (Tests/Reference). Prints one
+multi-file cases of the independent reference (Tests/Reference), and series
+(--by, --tz) against `smashtag report --by` and the reference. Prints one
 line per case and a closing `N passed, N failed`; exits 1 on any failure.
 
     SMASHTAG=.build/debug/smashtag python contrib/spark/test_popularity.py
@@ -125,6 +126,7 @@ def run_cases(sc):
          [os.path.join(CORPUS, "twarc-csv/streaming_output_with_error.jsonl")], ["--format", "csv", "--min-count", "1"])
     first_copy_wins(sc)
     reference_cases(sc)
+    series_cases(sc)
 
 
 def first_copy_wins(sc):
@@ -156,6 +158,32 @@ def reference_cases(sc):
                  options + ["--format", fmt], ["--partitions", str(len(paths))], want)
 
 
+def series_cases(sc):
+    """--by and --tz (SPEC 12.4): the job's series is `smashtag report --by`'s,
+    and the independent reference's for its cases with no other filter."""
+    fixtures = os.path.join(ROOT, "Tests/Fixtures/by")
+    case(sc, "series: samples --by day --top 3", ["#stanford", "*"], [SAMPLES], ["--format", "csv", "--by", "day", "--top", "3"])
+    case(sc, "series: samples and DST fixtures --by week --tz Europe/Berlin, a task per file", ["*", "#dst", "#nye"],
+         [SAMPLES, fixtures], ["--format", "json", "--by", "week", "--tz", "Europe/Berlin", "--min-count", "1"],
+         ["--partitions", str(files_under(SAMPLES) + files_under(fixtures))])
+    case(sc, "series: the autumn change --by hour --tz Europe/Berlin", ["#fall", "#dst"], [os.path.join(fixtures, "dst.jsonl")],
+         ["--format", "ndjson", "--by", "hour", "--tz", "Europe/Berlin", "--min-count", "1"])
+    case(sc, "series: the fixtures twice over --by day --tz America/New_York", ["*"], [fixtures, fixtures],
+         ["--format", "csv", "--by", "day", "--tz", "America/New_York", "--top", "2"], ["--partitions", "4"])
+    with open(os.path.join(REFERENCE, "by_cases.json")) as f:
+        cases = [c for c in json.load(f) if all(o in ("--by", "--tz", "--top") for o in c["options"][::2])]
+    if not cases:
+        raise RuntimeError("no reference case for the job's series")
+    for c in cases:
+        paths = [os.path.join(REFERENCE, "..", "Fixtures", p[len("fixtures/"):]) if p.startswith("fixtures/")
+                 else os.path.join(CORPUS, p) for half in c["halves"] for p in half]
+        for fmt, key in (("csv", "expected"), ("json", "expected_json")):
+            with open(os.path.join(REFERENCE, c[key]), "rb") as f:
+                want = f.read()
+            case(sc, f"reference {c['name']} as {fmt}", c["terms"], paths,
+                 ["--min-count", str(c["min_count"]), *c["options"], "--format", fmt], ["--partitions", "3"], want)
+
+
 def run_command_line():
     """The script as a user runs it: its own Spark, an output file, a quiet stderr, usage errors."""
     global passed, failed
@@ -177,6 +205,10 @@ def run_command_line():
                        capture_output=True)
     check("command line: a bad term is a usage error naming it",
           f"{r.returncode} {b'#' in r.stderr}".encode(), b"2 True")
+    r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "#a", SAMPLES,
+                        "--by", "day", "--tz", "Mars/Olympus"], capture_output=True)
+    check("command line: an unknown --tz is a usage error naming it",
+          f"{r.returncode} {b'Mars/Olympus' in r.stderr}".encode(), b"2 True")
 
 
 if __name__ == "__main__":
