@@ -47,14 +47,30 @@ public final class Aggregator {
     public func add(_ e: Extraction) {
         let global = e.keys.map(globalID)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
+        if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
         for i in 0..<e.tweetIDs.count {
             var mask = e.termMasks[i]
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                if buckets != nil && e.times.count <= i { unknownTime += 1; continue }
                 guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
-                let c = buckets == nil ? t : slot(term: t, time: e.times[i])
+                tweetCounts[t] += 1
+                for m in e.mentions(of: i) { counts[t][global[Int(m)], default: 0] += 1 }
+                if columns != nil { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
+            }
+        }
+    }
+
+    /// `add(_:)` with `--by`: each counted tweet goes to the slot of its term and bucket.
+    private func addBucketed(_ e: Extraction, global: [Int32], spellings: [Int32]) {
+        for i in 0..<e.tweetIDs.count {
+            var mask = e.termMasks[i]
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                guard i < e.times.count else { unknownTime += 1; continue }
+                guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
+                let c = slot(term: t, time: e.times[i])
                 tweetCounts[c] += 1
                 for m in e.mentions(of: i) { counts[c][global[Int(m)], default: 0] += 1 }
                 if columns != nil { addFacts(of: i, in: e, term: c, global: global, spellings: spellings) }
