@@ -38,6 +38,8 @@ CASES = [
                                           "--until", "2021-01-11", "--columns", ALL]),
     ("day_berlin_spring", TERMS_BY, 1, ["--by", "day", "--tz", "Europe/Berlin", "--since", "2021-03-26",
                                        "--until", "2021-04-02T00:00:00+02:00", "--columns", ALL]),
+    ("day_berlin_autumn", TERMS_BY, 1, ["--by", "day", "--tz", "Europe/Berlin", "--since", "2021-10-29T22:00:00Z",
+                                       "--until", "2021-11-02T00:00:00+01:00", "--columns", ALL]),
     ("hour_berlin_autumn", TERMS_BY, 1, ["--by", "hour", "--tz", "Europe/Berlin", "--since", "2021-10-30T20:00:00Z",
                                         "--until", "2021-11-01", "--columns", "term,mention,display,count,retweets"]),
     ("hour_berlin_spring", TERMS_BY, 1, ["--by", "hour", "--tz", "Europe/Berlin", "--since", "2021-03-27T20:00:00Z",
