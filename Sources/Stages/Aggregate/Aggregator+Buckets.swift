@@ -106,15 +106,32 @@ extension Aggregator {
             guard let from = since ?? slots.first[t], let through = until.map({ $0 - 1 }) ?? slots.last[t] else { continue }
             var bySlot: [String: Int] = [:]
             for s in slots.termSlots[t] { bySlot[slots.names[Int(slots.slotBucket[s])]] = s }
+            // A series is mostly zeros: the chosen mentions in mention order once (a bucket's zero
+            // rows keep it), and only a bucket's rows that occur sorted by count.
+            func byMention(_ rows: [MentionCount]) -> [(row: MentionCount, id: Int32)] {
+                rows.map { (MentionCount(mention: $0.mention, count: 0), keyIDs[$0.mention]!) }
+                    .sorted { $0.row.mention.utf8.lexicographicallyPrecedes($1.row.mention.utf8) }
+            }
+            let hashtags = byMention(chosen.hashtags), users = byMention(chosen.users)
+            let zeroHashtags = hashtags.map(\.row), zeroUsers = users.map(\.row)
             for name in buckets.names(from: from, through: through) {
                 let s = bySlot[name]
-                func rows(_ chosen: [MentionCount]) -> [MentionCount] {
-                    chosen.map { row in
-                        MentionCount(mention: row.mention, count: s.flatMap { self.counts[$0][self.keyIDs[row.mention]!] } ?? 0)
-                    }.sorted(by: MentionCount.reportOrder)
+                func rows(_ chosen: [(row: MentionCount, id: Int32)], zero: [MentionCount]) -> [MentionCount] {
+                    guard let s else { return zero }
+                    var found: [MentionCount] = [], absent: [MentionCount] = []
+                    for (row, id) in chosen {
+                        if let n = counts[s][id] {
+                            var r = row
+                            r.count = n
+                            found.append(r)
+                        } else {
+                            absent.append(row)
+                        }
+                    }
+                    return found.sorted(by: MentionCount.reportOrder) + absent
                 }
-                var r = TermReport(term: terms[t], tweets: s.map { tweetCounts[$0] } ?? 0, hashtags: rows(chosen.hashtags),
-                                   users: rows(chosen.users))
+                var r = TermReport(term: terms[t], tweets: s.map { tweetCounts[$0] } ?? 0,
+                                   hashtags: rows(hashtags, zero: zeroHashtags), users: rows(users, zero: zeroUsers))
                 r.bucket = name
                 if let columns, let s { columns.fill(&r, term: s, facts: facts, id: { self.keyIDs[$0]! }) }
                 out.append(r)

@@ -55,6 +55,24 @@ public enum ReportWriter {
         var names = columns.list.map(\.rawValue)
         names.insert("bucket", at: at)
         var out = names.joined(separator: ",") + "\n"
+        if columns.isStandard {
+            // The plain columns, row after row of a long series: no per-row arrays.
+            var fields: [String: String] = [:]
+            for r in reports {
+                let head = csvField(r.term.description) + "," + csvField(r.bucket ?? "") + ","
+                for (type, rows) in [("hashtag,", r.hashtags), ("user,", r.users)] {
+                    for row in rows {
+                        let mention: String
+                        if let m = fields[row.mention] { mention = m } else {
+                            mention = csvField(row.mention)
+                            fields[row.mention] = mention
+                        }
+                        out += head + type + mention + "," + String(row.count) + "\n"
+                    }
+                }
+            }
+            return out
+        }
         for r in reports {
             let bucket = csvField(r.bucket ?? "")
             for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
