@@ -56,22 +56,22 @@ public enum ReportWriter {
         names.insert("bucket", at: at)
         var out = names.joined(separator: ",") + "\n"
         if columns.isStandard {
-            // The plain columns, row after row of a long series: no per-row arrays.
-            var fields: [String: String] = [:]
+            // The plain columns, row after row of a long series: bytes appended, no per-row strings.
+            var bytes: [UInt8] = Array(out.utf8)
             for r in reports {
-                let head = csvField(r.term.description) + "," + csvField(r.bucket ?? "") + ","
+                let head = Array((csvField(r.term.description) + "," + csvField(r.bucket ?? "") + ",").utf8)
                 for (type, rows) in [("hashtag,", r.hashtags), ("user,", r.users)] {
                     for row in rows {
-                        let mention: String
-                        if let m = fields[row.mention] { mention = m } else {
-                            mention = csvField(row.mention)
-                            fields[row.mention] = mention
-                        }
-                        out += head + type + mention + "," + String(row.count) + "\n"
+                        bytes.append(contentsOf: head)
+                        bytes.append(contentsOf: type.utf8)
+                        bytes.append(contentsOf: csvField(row.mention).utf8)
+                        bytes.append(0x2C)
+                        appendDecimal(row.count, to: &bytes)
+                        bytes.append(0x0A)
                     }
                 }
             }
-            return out
+            return String(decoding: bytes, as: UTF8.self)
         }
         for r in reports {
             let bucket = csvField(r.bucket ?? "")
@@ -84,6 +84,18 @@ public enum ReportWriter {
             }
         }
         return out
+    }
+
+    /// Appends the decimal digits of `n` (not negative).
+    static func appendDecimal(_ n: Int, to bytes: inout [UInt8]) {
+        if n < 10 { bytes.append(0x30 + UInt8(n)); return }
+        let start = bytes.count
+        var v = n
+        while v > 0 {
+            bytes.append(0x30 + UInt8(v % 10))
+            v /= 10
+        }
+        bytes[start...].reverse()
     }
 
     /// `{"term":…,` then, for a bucket of `--by`, `"bucket":…,`, then `"tweets":…,`.
