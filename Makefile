@@ -32,18 +32,19 @@ DESTDIR ?=
 all: build
 
 # Install what a clean Debian machine lacks: libarchive's, SQLite's, zlib's,
-# libxml2's and libxlsxwriter's headers, pkg-config; and zstd, zip, lz4 and 7z
+# libxml2's and libxlsxwriter's headers, pkg-config; zstd, zip, lz4 and 7z
 # (p7zip-full), which the tests use to make fixtures (gzip, bzip2, xz and tar
-# are on every Debian).
+# are on every Debian); and tzdata, the tz database --tz reads (slim images
+# leave it out).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
 	    || ! pkg-config --exists zlib || ! pkg-config --exists libxml-2.0 || ! pkg-config --exists xlsxwriter \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null \
-	    || ! command -v 7z >/dev/null; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libxml2-dev, libxlsxwriter-dev, pkg-config, zstd, zip, lz4 and p7zip-full with apt-get"; \
+	    || ! command -v 7z >/dev/null || [ ! -f /usr/share/zoneinfo/Europe/Berlin ]; then \
+	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libxml2-dev, libxlsxwriter-dev, pkg-config, zstd, zip, lz4, p7zip-full and tzdata with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev libxml2-dev libxlsxwriter-dev \
-	    pkg-config zstd zip lz4 p7zip-full >/dev/null; \
+	    pkg-config zstd zip lz4 p7zip-full tzdata >/dev/null; \
 	fi
 
 # Release binaries carry the Swift runtime and Foundation inside them: no

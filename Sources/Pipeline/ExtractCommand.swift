@@ -12,6 +12,8 @@ struct ExtractCommand {
     var input = InputOptions()
     /// `--since`, `--until`, `--retweets`, `--lang` (applied here, before matching) and `--columns` (what the lines carry).
     var filters = FilterOptions()
+    /// `--by` (and `--tz`): the lines carry each tweet's creation time, and tweets of unknown time are left out.
+    var buckets: TimeBuckets?
     var quiet = false
     var pathsFromStdin = false
     var listInputs = false
@@ -41,6 +43,7 @@ struct ExtractCommand {
             terms = try Terms.parse(flags: termFlags, positional: &positional, command: "extract")
         }
         paths = positional
+        buckets = try filters.timeBuckets()
         if pathsFromStdin && paths.contains("-") {
             throw UsageError("--paths-from-stdin reads paths from standard input, so '-' cannot name it too")
         }
@@ -64,11 +67,12 @@ struct ExtractCommand {
         let interrupts = InterruptHandler(control: control)
         // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
         let facts = filters.columns.facts.any
-        let writer = ExtractWriter(terms: terms, facts: facts) { Console.writeStdout($0) }
+        let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
+        run.times = buckets != nil
         if facts { run.facts = .all }
         let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }
@@ -134,16 +138,23 @@ struct AggregateCommand {
     var pairs = false
     var pairFormat: PairFormat?
     var withoutTerm = false
-    /// `--columns` (SPEC §12.3); the filters belong to `extract`.
+    /// `--columns` (SPEC §12.3), `--by` and `--tz` (§12.4, with `--since`
+    /// and `--until` for the series' span); the other filters belong to `extract`.
     var filters = FilterOptions()
+    var buckets: TimeBuckets?
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var formatName: String?
+        var window: [String] = []
         while let option = try a.nextOption() {
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
-            if option == "--columns", try filters.parse(option, &a) { continue }
+            if option == "--columns" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
+            if option == "--since" || option == "--until", try filters.parse(option, &a) {
+                window.append(option)
+                continue
+            }
             if try output.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Usage.aggregate)
@@ -153,14 +164,13 @@ struct AggregateCommand {
             case "-q", "--quiet": quiet = true
             case "--pairs": pairs = true
             case "--without-term": withoutTerm = true
-            case "--by":
-                throw UsageError("--by does not apply to aggregate (nor to pairs, SPEC §12.5)")
             default:
                 if FilterOptions.filterNames.contains(option) {
                     throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
                 }
                 throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
-                                                               "--quiet", "--pairs", "--without-term", "--columns"])
+                                                               "--quiet", "--pairs", "--without-term", "--columns"]
+                                                      + FilterOptions.seriesNames)
             }
         }
         if let formatName {
@@ -179,6 +189,16 @@ struct AggregateCommand {
         }
         try output.check()
         paths = a.positional.isEmpty ? ["-"] : a.positional
+        buckets = try filters.timeBuckets()
+        if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
+        if buckets != nil && output.isForPeople {
+            throw UsageError("--by writes a series as csv, json, ndjson or table; the workbook and the page of a series "
+                             + "are not written yet: give --format csv")
+        }
+        if buckets == nil, let option = window.first {
+            throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract "
+                             + "(aggregate takes it only with --by, for the span of the series)")
+        }
     }
 
     func run() -> Int32 {
@@ -187,7 +207,8 @@ struct AggregateCommand {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
-        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts)
+        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts, buckets: buckets,
+                                   since: filters.filter.since, until: filters.filter.until)
         let input = InputReader()
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
@@ -206,11 +227,12 @@ struct AggregateCommand {
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
             return 1
         }
-        if reader.lacksFacts {
+        if reader.lacksFacts || reader.lacksTimes {
             console.reportProblems(reader.problems, total: reader.problems.count)
             return 1
         }
-        let reports = aggregator.reports(minCount: minCount, top: top)
+        let reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
+            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
         let summary: [ReportDocument.Item] = [
             .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
             .init("extracts", .text(paths.joined(separator: ", "))),
@@ -218,7 +240,7 @@ struct AggregateCommand {
             .init("when", .time(Date())),
             .init("smashtag", .text(Usage.version)),
         ]
-        let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns)
+        let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns, bucketed: buckets != nil)
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         let problems = plan.problems + reader.problems
         console.reportProblems(problems, total: problems.count)

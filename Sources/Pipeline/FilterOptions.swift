@@ -9,12 +9,18 @@ import Stages
 ///     --retweets MODE           include, exclude or only [default: include]
 ///     --lang CODE[,CODE...]     tweets whose own lang is one of these
 ///     --columns LIST            the report's columns [default: term,type,mention,count]
+///     --by UNIT                 a series per hour, day, week, month or year (SPEC §12.4)
+///     --tz ZONE                 the zone --by counts in [default: UTC]
 struct FilterOptions {
     var filter = TweetFilter()
     var columns = ReportColumns.standard
+    /// `--by` and `--tz` (checked against the tz database as parsed).
+    var by: TimeBuckets.Unit?
+    var zone: ZoneOffsets?
 
     static let filterNames = ["--since", "--until", "--retweets", "--lang"]
-    static let names = filterNames + ["--columns"]
+    static let seriesNames = ["--by", "--tz"]
+    static let names = filterNames + ["--columns"] + seriesNames
 
     /// Takes option `name` (and its value) when it is one of these;
     /// `--columns` only when `columns` is true.
@@ -36,12 +42,36 @@ struct FilterOptions {
                 throw UsageError("--lang takes language codes separated by commas, as in --lang en or --lang en,es,und, not '\(v)'")
             }
             filter.languages = codes.map { $0.lowercased() }
+        case "--by":
+            let v = try a.value()
+            guard let unit = TimeBuckets.Unit(rawValue: v) else {
+                throw UsageError("--by takes hour, day, week, month or year, not '\(v)'")
+            }
+            by = unit
+        case "--tz":
+            let v = try a.value()
+            do { zone = try ZoneOffsets(v) } catch { throw UsageError(error.description) }
         case "--columns" where takesColumns:
             let v = try a.value()
             do { columns = try ReportColumns(parsing: v) } catch { throw UsageError(error.description) }
         default: return false
         }
         return true
+    }
+
+    /// The buckets of `--by` in the zone of `--tz`, or nil without `--by`;
+    /// call once the options are parsed. With `--by`, the filter leaves out
+    /// tweets of unknown time (SPEC §12.4).
+    ///
+    /// - Throws: a usage error for `--tz` without `--by`.
+    mutating func timeBuckets() throws(UsageError) -> TimeBuckets? {
+        guard let by else {
+            if zone != nil { throw UsageError("--tz names the zone --by counts in: give --by hour|day|week|month|year with it") }
+            return nil
+        }
+        let buckets = TimeBuckets(unit: by, zone: zone ?? (try! ZoneOffsets("UTC")))
+        filter.timeNeededBy = buckets.description
+        return buckets
     }
 
     private static func time(_ s: String, _ name: String) throws(UsageError) -> Int64 {

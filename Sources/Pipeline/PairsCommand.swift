@@ -35,7 +35,7 @@ struct PairsCommand {
         var termFlags: [String] = []
         while let name = try a.nextOption() {
             if try input.parse(name, &a) { continue }
-            if try filters.parse(name, &a, columns: false) { continue }
+            if !FilterOptions.seriesNames.contains(name), try filters.parse(name, &a, columns: false) { continue }
             switch name {
             case "-h", "--help": throw UsageError.help(Usage.pairs)
             case "-t", "--term": termFlags.append(try a.value())
@@ -53,7 +53,7 @@ struct PairsCommand {
             case "--stats": statsPath = try a.value()
             case "--store": store = try a.value()
             case "--wait": wait = try StoreOptions.seconds(try a.value())
-            case "--by", "--columns":
+            case "--by", "--tz", "--columns":
                 throw UsageError("\(name) does not apply to pairs: a pair has one weight over the whole input "
                                  + "(SPEC §12.5); use `smashtag report \(name) ...` for mentions")
             default:

@@ -21,6 +21,8 @@ struct ReportCommand {
     var wait = 5.0
     /// The store came from `SMASHTAG_STORE`, not from `--store`.
     var storeFromEnvironment = false
+    /// `--by` and `--tz` (SPEC §12.4): a series instead of one report per term.
+    var buckets: TimeBuckets?
 
     /// Parses the arguments after `report`.
     ///
@@ -70,6 +72,17 @@ struct ReportCommand {
             storeFromEnvironment = true
         }
         paths = positional.isEmpty ? ["-"] : positional
+        buckets = try filters.timeBuckets()
+        if buckets != nil && output.isForPeople {
+            throw UsageError("--by writes a series as csv, json, ndjson or table; the workbook and the page of a series "
+                             + "are not written yet: give --format csv (and open it in a spreadsheet)")
+        }
+        // With --by, the store answers --since and --until (it keeps each tweet's time), not yet the other options.
+        var unanswered = filters.filter
+        if buckets != nil { (unanswered.since, unanswered.until, unanswered.timeNeededBy) = (nil, nil, nil) }
+        if store != nil && buckets != nil && (unanswered.isActive || !filters.columns.isStandard) {
+            throw UsageError("--by with --retweets, --lang or --columns is not yet answered from a store: report from the dumps")
+        }
     }
 
     static let options = ["--help", "--term", "--format", "--output", "--min-count", "--top", "--jobs", "--max-record",
@@ -104,7 +117,8 @@ struct ReportCommand {
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
         run.facts = filters.columns.facts
-        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts)
+        run.times = buckets != nil
+        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts, buckets: buckets)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
         display.finish()
         if let code = interrupts.exitStatus() { return code }
@@ -114,10 +128,13 @@ struct ReportCommand {
             return 1
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
+        let shown = buckets == nil ? reports
+            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.filter = filters.filter
-        let document = ReportDocument(reports: reports, summary: summaryItems(summary), columns: filters.columns)
+        let document = ReportDocument(reports: shown, summary: summaryItems(summary), columns: filters.columns,
+                                      bucketed: buckets != nil)
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         console.reportProblems(ledger)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
@@ -131,10 +148,30 @@ struct ReportCommand {
 }
 
 extension ReportCommand {
+    /// `report --store --by`: the series, bucketed at query time (SPEC §12.4).
+    func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
+        let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top,
+                                      since: filters.filter.since, until: filters.filter.until)
+        let interrupts = InterruptHandler(control: RunControl(strict: false))
+        defer { interrupts.cancel() }
+        let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
+                                      bucketed: true)
+        if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
+        if !quiet {
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets (\(series.unknownTime) of unknown time left out "
+                                + "by \(buckets.description)); matched "
+                                + series.totals.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
+                                + String(format: "; %.2f s\n", elapsed))
+        }
+        return 0
+    }
+
     /// `report --store`: the same report, from the store alone (SPEC §10).
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
+            if let buckets { return try seriesFromStore(store, path, buckets, started: started) }
             let filter = filters.filter, columns = filters.columns
             var filtered: Store.FilteredReports?
             let reports: [TermReport]

@@ -41,6 +41,14 @@ struct ReportOutput {
         }
     }
 
+    /// Whether the format is one of the reports for people (a workbook, a page).
+    var isForPeople: Bool {
+        switch resolved {
+        case .xlsx, .html: return true
+        case .report: return false
+        }
+    }
+
     /// The format to write.
     var resolved: OutputFormat {
         if let format { return format }

@@ -114,6 +114,21 @@ enum Usage {
                             originals, retweets, authors (distinct authors)
                             [default: term,type,mention,count]
 
+    OVER TIME:
+        --by UNIT           A series: counts per hour, day, week, month or year
+                            of creation time, every chosen mention in every
+                            bucket from the term's first to its last (or those
+                            of --since/--until), 0 where absent; mentions are
+                            chosen over the whole period (--min-count and
+                            --top on their totals); tweets of unknown time are
+                            left out and counted in the summary. Buckets:
+                            2020-03-01T13, 2020-03-01, 2020-W09 (ISO week),
+                            2020-03, 2020; CSV adds a bucket column after term,
+                            JSON a "bucket" field, one object per term and bucket
+        --tz ZONE           The zone buckets are named in, by wall-clock time:
+                            an IANA name from the system's tz database
+                            (Europe/Berlin) [default: UTC]
+
     FORMATS FOR PEOPLE:
         table  Mention and count aligned for a terminal (wide characters count
                two columns); control characters from the data shown escaped
@@ -249,7 +264,9 @@ enum Usage {
     H<TAB>smashtag-extract<TAB>2<TAB>carries=kind,author,spellings<TAB>TERM...,
     a T line with the tweet's kind (o or r) and author (@name, or -) opens
     every tweet, and each M line ends with the spellings the tweet writes
-    its mention in.
+    its mention in. With --by, the T line also ends with the tweet's creation
+    time (seconds since 1970 UTC) and the header says carries=time (or
+    carries=kind,author,spellings,time).
 
     Backslash, tab, CR and LF inside a field are written \\\\, \\t, \\r, \\n.
     `smashtag extract ... | smashtag aggregate` prints exactly what
@@ -269,6 +286,9 @@ enum Usage {
                               with display, originals, retweets or authors the
                               lines are format version 2, which also carries
                               each tweet's kind, author and spellings
+        --by UNIT             Carry each tweet's creation time (version 2) and
+                              leave out tweets of unknown time, for
+                              `aggregate --by` (any unit and --tz there)
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]
@@ -302,7 +322,11 @@ enum Usage {
     T<TAB>TERM<TAB>ID<TAB>o|r<TAB>@author|-, each M line adds the tweet's
     spellings of its mention; counts add RETWEETS<TAB>AUTHORS to N lines and
     RETWEETS<TAB>AUTHORS<TAB>DISPLAY to C lines. Version 1 answers the
-    default columns only.
+    default columns only. `extract --by` adds each tweet's creation time to
+    its T line (carries=time, or carries=kind,author,spellings,time), which
+    `aggregate --by` needs; counts per creation second read as
+    H<TAB>smashtag-counts<TAB>2<TAB>carries=time<TAB>TERM..., with the second
+    (since 1970 UTC) after the term on N and C lines.
 
     With --pairs it writes what `smashtag pairs` writes instead: pairs counted
     from the extracted tweets, or pair counts made elsewhere:
@@ -326,6 +350,13 @@ enum Usage {
         --without-term      With --pairs: as `smashtag pairs --without-term`
         --columns LIST      The report's columns, as for `smashtag report`
                             [default: term,type,mention,count]
+        --by UNIT, --tz ZONE
+                            A series over time, as for `smashtag report`;
+                            the input must come from `extract --by`
+        --since T, --until T
+                            With --by only: the span of the series (times
+                            outside it are left out); the filters themselves
+                            belong to extract
         --strict            Stop at the first bad line with exit status 1
         -q, --quiet         Nothing on stderr but bad input
         -h, --help          Print this help and exit

@@ -42,6 +42,7 @@ import sys
 import tarfile
 import unicodedata
 import zipfile
+import zoneinfo
 
 import twitter_text
 
@@ -489,14 +490,15 @@ def parse_bound(raw):
 class Filter:
     """SPEC 12.2, applied before matching and dedup."""
 
-    def __init__(self, since=None, until=None, retweets="include", langs=None):
+    def __init__(self, since=None, until=None, retweets="include", langs=None, need_time=False):
         self.since, self.until, self.retweets = since, until, retweets
+        self.need_time = need_time  # SPEC 12.4: with --by, tweets of unknown time are left out
         self.langs = {c.lower() for c in langs} if langs is not None else None
         self.left_out = 0
         self.unknown_time = 0
 
     def keeps(self, facts):
-        if self.since is not None or self.until is not None:
+        if self.since is not None or self.until is not None or self.need_time:
             t = facts["time"]
             if t is None:
                 self.unknown_time += 1
@@ -738,9 +740,11 @@ def matches(term, tags, users, who, text):
 
 # ---------------------------------------------------------------- report
 
-def run(terms, paths, bad, mode="entities", columns=None, filt=None, extra=None, pairs=None):
+def run(terms, paths, bad, mode="entities", columns=None, filt=None, extra=None, series=None, pairs=None):
     """Return {term: (tweet_count, {mention: count})}; with `extra` (a dict),
-    also fill extra[term] with SPEC 12.3's per-term and per-mention facts.
+    also fill extra[term] with SPEC 12.3's per-term and per-mention facts;
+    with `series` (a dict), also fill series[term] with each counted tweet
+    as (time, mention keys, retweet, author, spellings) for SPEC 12.4.
 
     With `pairs` (a dict), also fill pairs[term] with {(a, b): weight} for
     the unordered pairs of distinct signed keys of each counted tweet, a
@@ -766,6 +770,8 @@ def run(terms, paths, bad, mode="entities", columns=None, filt=None, extra=None,
             seen[term].add(tid)
             c = counts[term]
             keys = ["#" + t for t in tags] + ["@" + u for u in users]
+            if series is not None:
+                series.setdefault(term, []).append((facts["time"], keys, facts["retweet"], who, facts["spellings"]))
             for key in keys:
                 c[key] = c.get(key, 0) + 1
             if extra is not None:
@@ -873,6 +879,106 @@ def render_columns(terms, result, extra, min_count, top, fmt, cols):
     return "".join(out)
 
 
+# ---------------------------------------------------------------- SPEC 12.4
+
+BY_UNITS = ("hour", "day", "week", "month", "year")
+
+
+def bucket_name(t, unit, zone):
+    """The bucket of instant t (seconds UTC), named by wall-clock time in zone."""
+    local = datetime.datetime.fromtimestamp(t, zone)
+    if unit == "week":
+        y, w, _ = local.isocalendar()
+        return "%04d-W%02d" % (y, w)
+    return local.strftime({"hour": "%Y-%m-%dT%H", "day": "%Y-%m-%d", "month": "%Y-%m", "year": "%Y"}[unit])
+
+
+def bucket_span(lo, hi, unit, zone):
+    """Every bucket holding an instant of [lo, hi], ascending. Offsets and
+    changes of the tz database fall on quarter hours since 1970, so a walk
+    by quarter hours meets every wall-clock hour that exists."""
+    names = set()
+    t = lo
+    while t < hi:
+        names.add(bucket_name(t, unit, zone))
+        t = (t // 900 + 1) * 900
+    names.add(bucket_name(hi, unit, zone))
+    return sorted(names)
+
+
+def series_reports(terms, series, unit, zone, min_count, top, since, until):
+    """[(term, bucket, tweets, rows, extra)] in output order: rows
+    [(kind, mention, count, retweets, authors, display)] of the mentions
+    chosen over the whole period, in the bucket's order."""
+    out = []
+    for term in terms:
+        tweets = series.get(term, [])
+        totals = {}
+        for _, keys, _, _, _ in tweets:
+            for k in keys:
+                totals[k] = totals.get(k, 0) + 1
+        chosen = {prefix: [m for m, _ in rows_for(totals, prefix, min_count, top)] for prefix in "#@"}
+        times = [t for t, _, _, _, _ in tweets]
+        lo = since if since is not None else (min(times) if times else None)
+        hi = until - 1 if until is not None else (max(times) if times else None)
+        if lo is None or hi is None or lo > hi:
+            continue
+        by_bucket = {}
+        for tw in tweets:
+            by_bucket.setdefault(bucket_name(tw[0], unit, zone), []).append(tw)
+        for b in bucket_span(lo, hi, unit, zone):
+            mine = by_bucket.get(b, [])
+            extra = {"tweets": len(mine), "retweets": sum(1 for tw in mine if tw[2]),
+                     "authors": len({tw[3] for tw in mine if tw[3] is not None})}
+            rows = []
+            for kind, prefix in (("hashtag", "#"), ("user", "@")):
+                found = []
+                for m in chosen[prefix]:
+                    carrying = [tw for tw in mine if m in tw[1]]
+                    spell = {}
+                    for tw in carrying:
+                        for sp in set(tw[4]):
+                            if sp[0] + norm(sp[1:]) == m:
+                                spell[sp] = spell.get(sp, 0) + 1
+                    found.append((kind, m, len(carrying), sum(1 for tw in carrying if tw[2]),
+                                  len({tw[3] for tw in carrying if tw[3] is not None}), display_of(spell)))
+                found.sort(key=lambda r: (-r[2], r[1].encode("utf-8")))
+                rows += found
+            out.append((term, b, extra, rows))
+    return out
+
+
+def render_series(reports, fmt, cols):
+    cols = cols or ["term", "type", "mention", "count"]
+    def value(col, term, row):
+        kind, m, c, rts, authors, display = row
+        return {"term": term, "type": kind, "mention": m, "count": c, "display": display,
+                "retweets": rts, "originals": c - rts, "authors": authors}[col]
+    if fmt == "json":
+        doc = []
+        for term, b, extra, rows in reports:
+            o = {"term": term, "bucket": b, "tweets": extra["tweets"]}
+            for col in cols:
+                if col == "originals":
+                    o["originals"] = extra["tweets"] - extra["retweets"]
+                elif col in ("retweets", "authors"):
+                    o[col] = extra[col]
+            for kind, field in (("hashtag", "hashtags"), ("user", "users")):
+                o[field] = [{col: value(col, term, r) for col in cols if col not in ("term", "type")}
+                            for r in rows if r[0] == kind]
+            doc.append(o)
+        return json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n"
+    at = cols.index("term") + 1 if "term" in cols else 0
+    header = cols[:at] + ["bucket"] + cols[at:]
+    out = [",".join(header) + "\n"]
+    for term, b, extra, rows in reports:
+        for r in rows:
+            fields = [csv_field(str(value(col, term, r))) for col in cols]
+            fields.insert(at, csv_field(b))
+            out.append(",".join(fields) + "\n")
+    return "".join(out)
+
+
 COLUMN_NAMES = ("term", "type", "mention", "display", "count", "originals", "retweets", "authors")
 
 
@@ -937,10 +1043,20 @@ def main(argv=None):
     p.add_argument("--columns")
     p.add_argument("--pairs", action="store_true")
     p.add_argument("--without-term", action="store_true")
+    p.add_argument("--by")
+    p.add_argument("--tz", default="UTC")
     p.add_argument("paths", nargs="*")
     a = p.parse_args(argv)
+    zone = None
+    if a.by is not None:
+        if a.by not in BY_UNITS:
+            usage("bad --by %r" % a.by)
+        try:
+            zone = zoneinfo.ZoneInfo(a.tz)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            usage("unknown --tz %r" % a.tz)
     filt = None
-    if a.since is not None or a.until is not None or a.retweets != "include" or a.lang is not None:
+    if a.since is not None or a.until is not None or a.retweets != "include" or a.lang is not None or a.by is not None:
         bounds = []
         for raw in (a.since, a.until):
             b = parse_bound(raw) if raw is not None else None
@@ -954,7 +1070,7 @@ def main(argv=None):
             langs = a.lang.split(",")
             if any(not c or any(ch.isspace() for ch in c) for c in langs):
                 usage("bad --lang %r" % a.lang)
-        filt = Filter(bounds[0], bounds[1], a.retweets, langs)
+        filt = Filter(bounds[0], bounds[1], a.retweets, langs, need_time=a.by is not None)
     cols = None
     if a.columns is not None:
         cols = a.columns.split(",")
@@ -971,9 +1087,13 @@ def main(argv=None):
                "author": [a.author_column] if a.author_column else CSV_AUTHOR}
     extra = {} if cols is not None else None
     pairs = {} if a.pairs else None
-    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns, filt, extra, pairs)
+    series = {} if a.by is not None else None
+    result = run(terms, a.paths or ["-"], bad, a.mentions_from, columns, filt, extra, series, pairs)
     if a.pairs:
         text = render_pairs(terms, result, pairs, a.min_count, a.top, a.without_term, a.format)
+    elif a.by is not None:
+        text = render_series(series_reports(terms, series, a.by, zone, a.min_count, a.top, filt.since, filt.until),
+                             a.format, cols)
     elif cols is not None:
         text = render_columns(terms, result, extra, a.min_count, a.top, a.format, cols)
     else:

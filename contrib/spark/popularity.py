@@ -14,6 +14,9 @@ usage:
     --min-count N       leave out mentions counted (pairs weighing) fewer than
                         N times [default: 2]
     --top N             keep the first N hashtags and N users of each term
+    --by UNIT           a series per hour, day, week, month or year, as
+                        `smashtag report --by` (SPEC 12.4)
+    --tz ZONE           the zone --by names buckets in [default: UTC]
                         (with --pairs: the N heaviest pairs)
     --pairs             co-occurrence, as `smashtag pairs` (SPEC 12.5): the
                         pairs of mentions the matching tweets carry together
@@ -69,6 +72,14 @@ term, and leaves out pairs under --min-count (and mentions under it: no pair
 weighs more than either of its mentions); step 5 writes `smashtag-pairs`
 lines for `smashtag aggregate --pairs`, so the output is byte for byte what
 `smashtag pairs` prints.
+
+With --by, extract carries each copy's creation time (and leaves out tweets
+of unknown time), the copy keeps it through the dedup, and step 4 counts per
+(term, creation second, mention) instead, with no --min-count cut (a series
+chooses its mentions by their totals, and shows them in every bucket):
+`smashtag aggregate --by UNIT --tz ZONE` (with --since and --until, the
+series' span) buckets the seconds, chooses and zero-fills, so the series too
+is byte for byte `smashtag report --by`'s.
 
 With --columns needing them, step 4 also counts, over the same first copies,
 the retweets per term and mention, the distinct authors (a distinct pass
@@ -127,6 +138,8 @@ def parse_args(argv):
     p.add_argument("--retweets")
     p.add_argument("--lang")
     p.add_argument("--columns")
+    p.add_argument("--by")
+    p.add_argument("--tz")
     p.add_argument("--master")
     a = p.parse_args(argv)
     if a.help:
@@ -147,6 +160,12 @@ def parse_args(argv):
         p.error("--without-term leaves out pairs: give --pairs")
     if a.pairs and a.columns:
         p.error("--columns does not apply to pairs (SPEC 12.5)")
+    if a.pairs and a.by:
+        p.error("--by does not apply to pairs (SPEC 12.5)")
+    if a.by and a.columns:
+        p.error("--by with --columns is not counted by this job yet: run smashtag report --by --columns, or drop --columns")
+    if a.tz and not a.by:
+        p.error("--tz names the buckets of --by: give --by")
     if a.pairs and a.format == "gexf" and len(a.term) > 1:
         p.error("--format gexf writes one graph, for one term: run once per term")
     if "-" in a.paths:
@@ -186,6 +205,12 @@ def built_binaries():
 
 
 FACTS_CARRIED = b"carries=kind,author,spellings"
+TIME_CARRIED = b"carries=time"
+
+
+def series_flags(by, tz):
+    """`--by UNIT` and `--tz ZONE` as smashtag takes them, when given."""
+    return [*(["--by", by] if by else []), *(["--tz", tz] if tz else [])]
 
 
 def smashtag_header(binary, terms, options=()):
@@ -198,7 +223,8 @@ def smashtag_header(binary, terms, options=()):
         raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
     header = r.stdout.rstrip(b"\n")
     fields = header.split(b"\t")
-    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] != [b"H", b"smashtag-extract", b"2", FACTS_CARRIED]:
+    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] not in (
+            [b"H", b"smashtag-extract", b"2", FACTS_CARRIED], [b"H", b"smashtag-extract", b"2", TIME_CARRIED]):
         raise RuntimeError(f"unexpected extract header {header!r}: this job reads format versions 1 and 2")
     return header
 
@@ -314,6 +340,9 @@ def _copies(stream, group, header, index):
             return  # exit status tells
         raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
     key, mentions, rank = None, [], group << 40
+    if header.split(b"\t")[2:4] == [b"2", TIME_CARRIED]:
+        yield from _copies_with_times(stream, rank, index)
+        return
     if header.split(b"\t")[2] == b"2":
         yield from _copies_with_facts(stream, rank, index)
         return
@@ -329,6 +358,37 @@ def _copies(stream, group, header, index):
             mentions.append(f[3])
     if key is not None:
         yield key, (rank, b"\t".join(mentions))
+
+
+def _copies_with_times(stream, rank, index):
+    """Format version 2 with `carries=time`: a T line with the creation time
+    (seconds UTC) opens every copy. A copy is ((term, id), (rank, mentions, time))."""
+    key, mentions, time = None, [], None
+    for line in stream:
+        f = line.rstrip(b"\n").split(b"\t")
+        k = (index[f[1]], int(f[2]))
+        if k != key:
+            if key is not None:
+                yield key, (rank, b"\t".join(mentions), time)
+                rank += 1
+            key, mentions = k, []
+        if f[0] == b"M":
+            mentions.append(f[3])
+        else:
+            time = int(f[3])
+    if key is not None:
+        yield key, (rank, b"\t".join(mentions), time)
+
+
+def count_partition_by_time(copies):
+    """count_partition with times: (term, second, None) for each tweet and
+    (term, second, mention) for each of its mentions."""
+    counts = Counter()
+    for (term, _), (_, mentions, time) in copies:
+        counts[(term, time, None)] += 1
+        if mentions:
+            counts.update((term, time, m) for m in mentions.split(b"\t"))
+    return iter(counts.items())
 
 
 def _copies_with_facts(stream, rank, index):
@@ -427,8 +487,8 @@ def popularity(sc, a, out):
     Returns the exit status of the final `smashtag aggregate`.
     """
     binary, ship = find_binary(a.smashtag, a.installed)
-    options = report_options(a)
-    header = smashtag_header(binary, a.term, options)
+    options = report_options(a) + (["--by", a.by] if a.by else [])
+    header = smashtag_header(binary, a.term, options + series_flags(None, a.tz))
     facts = header.split(b"\t")[2] == b"2"
     paths = list_inputs(binary, a.paths, a.strict)
     if ship:
@@ -445,6 +505,29 @@ def popularity(sc, a, out):
     # As many shuffle partitions as cores: the final counts are read a partition at a time.
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
+    terms = header_terms(header)
+    if a.by:
+        # A series: counts per (term, creation second, mention), no --min-count cut (a
+        # series chooses its mentions by their totals); aggregate --by buckets them.
+        timed = tweets.mapPartitions(count_partition_by_time).reduceByKey(add, shuffle)
+        with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
+            f.write(b"\t".join([b"H", b"smashtag-counts", b"2", TIME_CARRIED, *terms]) + b"\n")
+            for (term, time, mention), count in timed.toLocalIterator():
+                if mention is None:
+                    f.write(b"N\t%s\t%d\t%d\n" % (terms[term], time, count))
+                else:
+                    f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
+            f.flush()
+            cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
+            for name in ("since", "until"):
+                if getattr(a, name) is not None:
+                    cmd += [f"--{name}", getattr(a, name)]
+            if a.format:
+                cmd += ["--format", a.format]
+            if a.top:
+                cmd += ["--top", str(a.top)]
+            out.flush()
+            return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
     if facts:
         tweets = tweets.cache()
     min_count = a.min_count
@@ -452,7 +535,6 @@ def popularity(sc, a, out):
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 
-    terms = header_terms(header)
     tweet_counts = [0] * len(terms)
     with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
         rows = []
@@ -542,7 +624,8 @@ def main(argv=None):
         early = a.smashtag or os.environ.get("SMASHTAG") or shutil.which("smashtag") \
             or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
-            smashtag_header(early, a.term, report_options(a))  # a bad term or option stops the job before Spark starts
+            # A bad term, option, unit or zone stops the job before Spark starts.
+            smashtag_header(early, a.term, report_options(a) + series_flags(a.by, a.tz))
         sc = spark_context(a.master)
         try:
             if a.output:

@@ -139,6 +139,7 @@ def run_cases(sc):
     reference_cases(sc)
     pair_cases(sc)
     filter_cases(sc)
+    series_cases(sc)
 
 
 def pair_cases(sc):
@@ -202,6 +203,33 @@ def filter_cases(sc):
             want = f.read()
         case(sc, f"reference {c['name']}", c["terms"], paths, ["--min-count", str(c["min_count"]), *c["options"], "--format", "csv"],
              ["--partitions", str(len(paths))], want)
+
+
+def series_cases(sc):
+    """--by and --tz (SPEC 12.4): the job's series is `smashtag report --by`'s,
+    and the independent reference's for its cases with no other filter."""
+    fixtures = os.path.join(ROOT, "Tests/Fixtures/by")
+    case(sc, "series: samples --by day --top 3", ["#stanford", "*"], [SAMPLES], ["--format", "csv", "--by", "day", "--top", "3"])
+    case(sc, "series: samples and DST fixtures --by week --tz Europe/Berlin, a task per file", ["*", "#dst", "#nye"],
+         [SAMPLES, fixtures], ["--format", "json", "--by", "week", "--tz", "Europe/Berlin", "--min-count", "1"],
+         ["--partitions", str(files_under(SAMPLES) + files_under(fixtures))])
+    case(sc, "series: the autumn change --by hour --tz Europe/Berlin", ["#fall", "#dst"], [os.path.join(fixtures, "dst.jsonl")],
+         ["--format", "ndjson", "--by", "hour", "--tz", "Europe/Berlin", "--min-count", "1"])
+    case(sc, "series: the fixtures twice over --by day --tz America/New_York, a span wider than the data", ["*"],
+         [fixtures, fixtures], ["--format", "csv", "--by", "day", "--tz", "America/New_York", "--top", "2",
+                                "--since", "2020-12-20", "--until", "2021-01-10"], ["--partitions", "4"])
+    with open(os.path.join(REFERENCE, "by_cases.json")) as f:
+        cases = [c for c in json.load(f) if all(o in ("--by", "--tz", "--top") for o in c["options"][::2])]
+    if not cases:
+        raise RuntimeError("no reference case for the job's series")
+    for c in cases:
+        paths = [os.path.join(REFERENCE, "..", "Fixtures", p[len("fixtures/"):]) if p.startswith("fixtures/")
+                 else os.path.join(CORPUS, p) for half in c["halves"] for p in half]
+        for fmt, key in (("csv", "expected"), ("json", "expected_json")):
+            with open(os.path.join(REFERENCE, c[key]), "rb") as f:
+                want = f.read()
+            case(sc, f"reference {c['name']} as {fmt}", c["terms"], paths,
+                 ["--min-count", str(c["min_count"]), *c["options"], "--format", fmt], ["--partitions", "3"], want)
 
 
 def free_port():
@@ -315,6 +343,10 @@ def run_command_line():
                        capture_output=True)
     check("command line: a bad term is a usage error naming it",
           f"{r.returncode} {b'#' in r.stderr}".encode(), b"2 True")
+    r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "#a", SAMPLES,
+                        "--by", "day", "--tz", "Mars/Olympus"], capture_output=True)
+    check("command line: an unknown --tz is a usage error naming it",
+          f"{r.returncode} {b'Mars/Olympus' in r.stderr}".encode(), b"2 True")
     r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "*", SAMPLES,
                         "--retweets", "maybe"], capture_output=True)
     check("command line: a bad option value is a usage error naming it",

@@ -12,29 +12,41 @@
 public final class Aggregator {
     public let terms: [Term]
     private var seen: [Set<UInt64>]
-    private var tweetCounts: [Int]
-    private var counts: [[Int32: Int]]
-    private var keys = KeyNumbering()
+    /// Indexed by term, or with `--by` by slot (a term's bucket, `BucketSlots`).
+    var tweetCounts: [Int]
+    var counts: [[Int32: Int]]
+    var keys = KeyNumbering()
+    /// With `--by` (SPEC §12.4): the buckets, and which slot of the counts holds each (term, bucket).
+    public let buckets: TimeBuckets?
+    var slots = BucketSlots()
     /// (tweet, term) pairs dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
     /// What is counted besides tweets (SPEC §12.3): nothing for a plain report.
     public let facts: ReportColumns.Facts
-    private var columns: ColumnCounts?
+    var columns: ColumnCounts?
+    /// Tweets left out for want of a time (with `--by`, from inputs that carry none).
+    public private(set) var unknownTime = 0
 
-    /// - Parameter facts: what to count besides tweets, for `--columns`.
-    public init(terms: [Term], facts: ReportColumns.Facts = .init()) {
+    /// - Parameters:
+    ///   - facts: what to count besides tweets, for `--columns`.
+    ///   - buckets: with `--by`, counts per time bucket (tweets then come with their creation time).
+    public init(terms: [Term], facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil) {
         self.terms = terms
         self.facts = facts
+        self.buckets = buckets
         seen = Array(repeating: [], count: terms.count)
-        tweetCounts = Array(repeating: 0, count: terms.count)
-        counts = Array(repeating: [:], count: terms.count)
-        if facts.any { columns = ColumnCounts(terms: terms.count) }
+        let n = buckets == nil ? terms.count : 0
+        tweetCounts = Array(repeating: 0, count: n)
+        counts = Array(repeating: [:], count: n)
+        if facts.any { columns = ColumnCounts(terms: n) }
+        if buckets != nil { slots.begin(terms: terms.count) }
     }
 
     /// Adds one unit's matches; call in input order.
     public func add(_ e: Extraction) {
         let global = e.keys.map(globalID)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
+        if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
         for i in 0..<e.tweetIDs.count {
             var mask = e.termMasks[i]
             while mask != 0 {
@@ -48,7 +60,24 @@ public final class Aggregator {
         }
     }
 
-    /// Counts the kind, author and spellings of counted tweet `i` of `e` for term `t`.
+    /// `add(_:)` with `--by`: each counted tweet goes to the slot of its term and bucket.
+    private func addBucketed(_ e: Extraction, global: [Int32], spellings: [Int32]) {
+        for i in 0..<e.tweetIDs.count {
+            var mask = e.termMasks[i]
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
+                guard i < e.times.count else { unknownTime += 1; continue }
+                guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
+                let c = slot(term: t, time: e.times[i])
+                tweetCounts[c] += 1
+                for m in e.mentions(of: i) { counts[c][global[Int(m)], default: 0] += 1 }
+                if columns != nil { addFacts(of: i, in: e, term: c, global: global, spellings: spellings) }
+            }
+        }
+    }
+
+    /// Counts the kind, author and spellings of counted tweet `i` of `e` for term (or slot) `t`.
     private func addFacts(of i: Int, in e: Extraction, term t: Int, global: [Int32], spellings: [Int32]) {
         let author = facts.authors ? (e.authors[i] < 0 ? nil : global[Int(e.authors[i])]) : nil
         // A stored tweet of before schema v4 has no kind or spellings: counted apart, never guessed.
@@ -67,8 +96,10 @@ public final class Aggregator {
     ///
     /// - Returns: whether it counted (false for a duplicate).
     @discardableResult
-    public func add(tweet id: UInt64, term t: Int, mentions: [String], facts tweet: TweetFacts? = nil) -> Bool {
-        guard seen[t].insert(id).inserted else { duplicates += 1; return false }
+    public func add(tweet id: UInt64, term: Int, mentions: [String], facts tweet: TweetFacts? = nil, time: Int64? = nil) -> Bool {
+        if buckets != nil && time == nil { unknownTime += 1; return false }
+        guard seen[term].insert(id).inserted else { duplicates += 1; return false }
+        let t = buckets == nil ? term : slot(term: term, time: time!)
         tweetCounts[t] += 1
         var distinct: [Int32] = []
         for key in mentions {
@@ -95,32 +126,43 @@ public final class Aggregator {
     /// Adds counts made elsewhere for SPEC §12.3's columns (the counts
     /// format, version 2): of a term's tweets, or with `mention`, of the
     /// tweets carrying it.
-    public func add(counted extra: CountedColumns, term t: Int, mention: String? = nil) {
+    public func add(counted extra: CountedColumns, term: Int, mention: String? = nil, time: Int64? = nil) {
         guard columns != nil else { return }
+        let t = buckets == nil ? term : slot(term: term, time: time ?? 0)
         columns!.add(counted: extra, term: t, mention: mention.map(globalID))
     }
 
     /// Adds `count` distinct tweets to a term's tweet count, already
-    /// deduplicated elsewhere (the counts format).
-    public func add(counted count: Int, term t: Int) {
+    /// deduplicated elsewhere (the counts format); with `--by`, tweets
+    /// created at `time`.
+    public func add(counted count: Int, term: Int, time: Int64? = nil) {
+        if buckets != nil && time == nil { unknownTime += count; return }
+        let t = buckets == nil ? term : slot(term: term, time: time!)
         tweetCounts[t] += count
     }
 
     /// Adds `count` distinct tweets carrying `mention` to a term's counts,
-    /// already deduplicated elsewhere (the counts format).
-    public func add(counted count: Int, term t: Int, mention: String) {
+    /// already deduplicated elsewhere (the counts format); with `--by`,
+    /// tweets created at `time`.
+    public func add(counted count: Int, term: Int, mention: String, time: Int64? = nil) {
+        if buckets != nil && time == nil { return }
+        let t = buckets == nil ? term : slot(term: term, time: time!)
         counts[t][globalID(mention), default: 0] += count
     }
 
-    private func globalID(_ key: String) -> Int32 { keys.number(key) }
+    func globalID(_ key: String) -> Int32 { keys.number(key) }
 
     /// The reports of every term, in the order the terms were given.
     ///
     /// - Parameters:
     ///   - minCount: rows counted fewer times are left out.
     ///   - top: keep at most this many rows of each type.
+    ///
+    /// With `--by`, these are the reports over the whole period (what the
+    /// series' mentions are chosen from), without the columns of §12.3.
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
-        terms.indices.map { t in
+        if buckets != nil { return terms.indices.map { wholePeriod(term: $0, minCount: minCount, top: top) } }
+        return terms.indices.map { t in
             var r = TermReport(term: terms[t], tweets: tweetCounts[t],
                                counts: counts[t].lazy.map { (self.keys.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
             if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
@@ -193,6 +235,8 @@ public struct RowColumns: Equatable, Sendable {
 /// The report of one term (SPEC §7).
 public struct TermReport: Equatable, Sendable {
     public var term: Term
+    /// With `--by` (SPEC §12.4), the time bucket this report counts (`2020-03-01`); nil for a whole report.
+    public var bucket: String?
     /// Distinct matching tweets.
     public var tweets: Int
     public var hashtags: [MentionCount]

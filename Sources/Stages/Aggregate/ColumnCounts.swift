@@ -39,6 +39,20 @@ struct ColumnCounts {
         displays = Array(repeating: [:], count: terms)
     }
 
+    /// One more slot (a term's bucket, with `--by`), counted like a term.
+    mutating func addSlot() {
+        termRetweets.append(0)
+        termUnknown.append(0)
+        unknown.append(DenseCounts())
+        termAuthors.append([])
+        termAuthorCounts.append(0)
+        retweets.append(DenseCounts())
+        authorPairs.append([])
+        authors.append(DenseCounts())
+        spellingCounts.append([:])
+        displays.append([:])
+    }
+
     mutating func spellingID(_ s: String) -> Int32 {
         if let id = spellingIDs[s] { return id }
         let id = Int32(spellings.count)

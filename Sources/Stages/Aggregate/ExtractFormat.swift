@@ -35,6 +35,16 @@
 /// A version 2 header says what its lines carry before the terms, so a
 /// reader never takes that field for a term.
 ///
+/// `extract --by` (SPEC §12.4) adds each tweet's creation time, seconds
+/// since 1970 UTC, as the last field of its `T` line, and says so in the
+/// header: `carries=time` alone (`T TERM TWEET-ID TIME`, `M` lines without
+/// spellings) or `carries=kind,author,spellings,time`
+/// (`T TERM TWEET-ID KIND AUTHOR TIME`). `aggregate --by` buckets the
+/// times in its own `--tz`, so one extract serves every unit and zone.
+/// Counts made elsewhere carry them as `H smashtag-counts 2 carries=time`,
+/// counted per creation second: `N TERM TIME TWEETS`,
+/// `C TERM TIME MENTION COUNT`.
+///
 /// A third sibling carries the counts of `smashtag pairs` (SPEC §12.5), for
 /// the same kind of producer, read by `aggregate --pairs` only:
 ///
@@ -69,9 +79,15 @@ public enum ExtractFormat {
     public static let carries = "carries=kind,author,spellings"
     public static let countsCarries = "carries=retweets,authors,display"
 
-    public static func header(_ terms: [Term], version: Int = version) -> String {
-        (["H", magic, String(version)] + (version == factsVersion ? [carries] : []) + terms.map { escape($0.description) })
+    public static func header(_ terms: [Term], version: Int = version, times: Bool = false) -> String {
+        let said = version == factsVersion ? [carries(facts: true, times: times)] : times ? [carries(facts: false, times: true)] : []
+        return (["H", magic, String(times ? factsVersion : version)] + said + terms.map { escape($0.description) })
             .joined(separator: "\t") + "\n"
+    }
+
+    /// The `carries=` field of a version 2 extract header.
+    public static func carries(facts: Bool, times: Bool) -> String {
+        facts ? (times ? carries + ",time" : carries) : "carries=time"
     }
 
     static func escape(_ s: String) -> String {
@@ -121,20 +137,24 @@ public final class ExtractWriter: ExtractionSink {
 
     /// Version 2 lines, with each tweet's kind, author and spellings.
     private let withFacts: Bool
+    /// Version 2 lines with each tweet's creation time (`extract --by`).
+    private let withTimes: Bool
 
     /// - Parameters:
     ///   - facts: true to write version 2 (the extractions then carry every fact).
+    ///   - times: true to write version 2 with creation times (the extractions then carry them).
     ///   - write: writes a chunk; returns false when the output is gone.
-    public init(terms: [Term], facts: Bool = false, write: @escaping (String) -> Bool) {
+    public init(terms: [Term], facts: Bool = false, times: Bool = false, write: @escaping (String) -> Bool) {
         self.terms = terms.map { ExtractFormat.escape($0.description) }
         self.write = write
         withFacts = facts
-        buffer = ExtractFormat.header(terms, version: facts ? ExtractFormat.factsVersion : ExtractFormat.version)
+        withTimes = times
+        buffer = ExtractFormat.header(terms, version: facts ? ExtractFormat.factsVersion : ExtractFormat.version, times: times)
     }
 
     public func add(_ e: Extraction) {
         guard !closed else { return }
-        if withFacts { return addWithFacts(e) }
+        if withFacts || withTimes { return addWithFacts(e) }
         let keys = e.keys.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
             let id = String(e.tweetIDs[i])
@@ -159,8 +179,8 @@ public final class ExtractWriter: ExtractionSink {
         }
     }
 
-    /// Version 2: a `T` line with kind and author opens every copy; each
-    /// `M` line carries the spellings of its mention.
+    /// Version 2: a `T` line with kind and author (and time) opens every
+    /// copy; each `M` line carries the spellings of its mention.
     private func addWithFacts(_ e: Extraction) {
         let keys = e.keys.map(ExtractFormat.escape)
         let spellings = e.spellingStrings.map(ExtractFormat.escape)
@@ -168,16 +188,21 @@ public final class ExtractWriter: ExtractionSink {
             let id = String(e.tweetIDs[i])
             var mask = e.termMasks[i]
             let mentions = e.mentions(of: i)
-            let kind = e.retweets[i] ? "r" : "o"
-            let author = e.authors[i] < 0 ? "-" : keys[Int(e.authors[i])]
+            var opening = ""
+            if withFacts {
+                opening += "\t" + (e.retweets[i] ? "r" : "o") + "\t" + (e.authors[i] < 0 ? "-" : keys[Int(e.authors[i])])
+            }
+            if withTimes { opening += "\t" + String(e.times[i]) }
             var written: [Int32: [String]] = [:]
-            for j in e.spellings(of: i) { written[e.spellingMentions[j], default: []].append(spellings[Int(e.spellingTexts[j])]) }
+            if withFacts {
+                for j in e.spellings(of: i) { written[e.spellingMentions[j], default: []].append(spellings[Int(e.spellingTexts[j])]) }
+            }
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
                 if let l = last, l.term == t, l.id == e.tweetIDs[i] { continue }
                 last = (t, e.tweetIDs[i])
-                buffer += "T\t\(terms[t])\t\(id)\t\(kind)\t\(author)\n"
+                buffer += "T\t\(terms[t])\t\(id)\(opening)\n"
                 lines += 1
                 for m in mentions {
                     buffer += "M\t\(terms[t])\t\(id)\t\(keys[Int(m)])"
@@ -224,14 +249,27 @@ public final class ExtractReader: RecordHandler {
     private var tweetFacts = TweetFacts()
     /// Inputs of version 1 read while `facts` asks for more (named once).
     public private(set) var lacksFacts = false
+    /// With `aggregate --by`: the buckets, and `--since`/`--until` (seconds) the times must be within.
+    private let buckets: TimeBuckets?
+    private let window: (since: Int64?, until: Int64?)
+    /// What the version 2 header read last says its lines carry.
+    private var carriesFacts = true, carriesTimes = false
+    private var tweetTime: Int64?
+    /// Inputs without creation times read while `--by` asks for them (named once).
+    public private(set) var lacksTimes = false
 
     /// - Parameters:
     ///   - pairs: count pairs (`aggregate --pairs`) instead of mentions.
     ///   - facts: what to count besides tweets (`aggregate --columns`).
-    public init(control: RunControl, pairs: Bool = false, facts: ReportColumns.Facts = .init()) {
+    ///   - buckets: `aggregate --by`: count per bucket; the inputs must carry times.
+    ///   - since, until: with `buckets`, tweets outside these times are left out.
+    public init(control: RunControl, pairs: Bool = false, facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil,
+                since: Int64? = nil, until: Int64? = nil) {
         self.control = control
         self.pairs = pairs
         self.facts = facts
+        self.buckets = buckets
+        window = (since, until)
     }
 
     public var shouldStop: Bool { control.isStopped }
@@ -273,17 +311,29 @@ public final class ExtractReader: RecordHandler {
             }
             version = v
             var termFields = fields.dropFirst(3)
+            carriesFacts = v == ExtractFormat.factsVersion
+            carriesTimes = false
             if v == ExtractFormat.factsVersion {
-                let want = fields[1] == Substring(ExtractFormat.magic) ? ExtractFormat.carries : ExtractFormat.countsCarries
-                guard fields.count >= 4, fields[3] == Substring(want) else {
-                    return bad("a version 2 header says what its lines carry (\(want)) before the terms")
+                let isExtract = fields[1] == Substring(ExtractFormat.magic)
+                let wants = isExtract ? [true, false].flatMap { f in [false, true].map { (f, $0) } }.filter { $0.0 || $0.1 }
+                    .map { (ExtractFormat.carries(facts: $0.0, times: $0.1), $0.0, $0.1) }
+                    : [(ExtractFormat.countsCarries, true, false), (ExtractFormat.carries(facts: false, times: true), false, true)]
+                guard fields.count >= 4, let said = wants.first(where: { fields[3] == Substring($0.0) }) else {
+                    return bad("a version 2 header says what its lines carry (\(wants.map(\.0).joined(separator: " or "))) before the terms")
                 }
+                (carriesFacts, carriesTimes) = (said.1, said.2)
                 termFields = fields.dropFirst(4)
             }
-            if v == ExtractFormat.version && facts.any && !lacksFacts {
+            if buckets != nil && !carriesTimes && !lacksTimes {
+                lacksTimes = true
+                problem(InputProblem(.notATweet, origin: origin, line: line,
+                                     reason: "this input carries no creation times for --by: extract with --by"))
+            }
+            if !carriesFacts && facts.any && !lacksFacts {
                 lacksFacts = true
                 problem(InputProblem(.notATweet, origin: origin, line: line,
-                                     reason: "format version 1 carries no kinds, authors or spellings for --columns: "
+                                     reason: (version == ExtractFormat.version ? "format version 1" : "this input (carries=time)")
+                                         + " carries no kinds, authors or spellings for --columns: "
                                          + "extract (or run the Spark job) with the same --columns"))
             }
             let names = termFields.compactMap(ExtractFormat.unescape)
@@ -300,14 +350,17 @@ public final class ExtractReader: RecordHandler {
                 parsed.append(t)
             }
             terms = parsed
-            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed, facts: facts) }
+            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets) }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
             let isM = fields[0] == "M"
             let v2 = version == ExtractFormat.factsVersion
             if v2 {
-                guard isM ? fields.count >= 4 : fields.count == 5 else { return bad("expected \(isM ? "4 or more" : "5") fields") }
+                let opening = 3 + (carriesFacts ? 2 : 0) + (carriesTimes ? 1 : 0)
+                guard isM ? (carriesFacts ? fields.count >= 4 : fields.count == 4) : fields.count == opening else {
+                    return bad("expected \(isM ? (carriesFacts ? "4 or more" : "4") : String(opening)) fields")
+                }
             } else {
                 guard fields.count == (isM ? 4 : 3) else { return bad("expected \(isM ? 4 : 3) fields") }
             }
@@ -317,13 +370,23 @@ public final class ExtractReader: RecordHandler {
             guard let id = UInt64(fields[2]) else { return bad("a tweet id that is not an unsigned 64-bit integer") }
             if v2 && !isM {
                 // Version 2: a T line opens every copy.
-                guard fields[3] == "o" || fields[3] == "r" else { return bad("a kind that is neither o nor r") }
-                guard let author = ExtractFormat.unescape(fields[4]), author == "-" || author.hasPrefix("@") else {
-                    return bad("an author that is neither @name nor -")
+                var time: Int64?
+                if carriesTimes {
+                    guard let seconds = Int64(fields[fields.count - 1]) else { return bad("a time that is not a whole number of seconds") }
+                    time = seconds
+                }
+                var opened = TweetFacts()
+                if carriesFacts {
+                    guard fields[3] == "o" || fields[3] == "r" else { return bad("a kind that is neither o nor r") }
+                    guard let author = ExtractFormat.unescape(fields[4]), author == "-" || author.hasPrefix("@") else {
+                        return bad("an author that is neither @name nor -")
+                    }
+                    opened = TweetFacts(retweet: fields[3] == "r", author: author == "-" ? nil : author)
                 }
                 finishTweet()
                 current = (t, id)
-                tweetFacts = TweetFacts(retweet: fields[3] == "r", author: author == "-" ? nil : author)
+                tweetFacts = opened
+                tweetTime = time
                 return
             }
             if current.map({ $0.term != t || $0.id != id }) ?? true {
@@ -346,22 +409,30 @@ public final class ExtractReader: RecordHandler {
         case "N", "C":
             guard terms != nil else { return bad("a count line before any header") }
             let isC = fields[0] == "C"
-            let v2 = version == ExtractFormat.factsVersion
-            let expected = isC ? (v2 ? 7 : 4) : (v2 ? 5 : 3)
+            let v2 = version == ExtractFormat.factsVersion && carriesFacts
+            // With times, the creation second follows the term.
+            let shift = carriesTimes ? 1 : 0
+            let expected = (isC ? (v2 ? 7 : 4) : (v2 ? 5 : 3)) + shift
             guard fields.count == expected else { return bad("expected \(expected) fields") }
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
                 return bad("a term that is not in the header")
             }
-            guard let count = Int(fields[isC ? 3 : 2]), count >= 0 else { return bad("a count that is not a whole number") }
+            var time: Int64?
+            if carriesTimes {
+                guard let seconds = Int64(fields[2]) else { return bad("a time that is not a whole number of seconds") }
+                time = seconds
+                guard inWindow(time) else { return }
+            }
+            guard let count = Int(fields[(isC ? 3 : 2) + shift]), count >= 0 else { return bad("a count that is not a whole number") }
             finishTweet()
             if isC {
-                guard let m = ExtractFormat.unescape(fields[2]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                guard let m = ExtractFormat.unescape(fields[2 + shift]), m.hasPrefix("#") || m.hasPrefix("@") else {
                     return bad("a mention without # or @")
                 }
-                aggregator?.add(counted: count, term: t, mention: m)
+                aggregator?.add(counted: count, term: t, mention: m, time: time)
                 pairAggregator?.add(counted: count, term: t, mention: m)
             } else {
-                aggregator?.add(counted: count, term: t)
+                aggregator?.add(counted: count, term: t, time: time)
                 pairAggregator?.add(counted: count, term: t)
             }
             if v2 {
@@ -393,13 +464,22 @@ public final class ExtractReader: RecordHandler {
         }
     }
 
+    /// Whether a tweet of creation time `time` is within `--since`/`--until` (with `--by`).
+    private func inWindow(_ time: Int64?) -> Bool {
+        guard buckets != nil, let time else { return true }
+        if let since = window.since, time < since { return false }
+        if let until = window.until, time >= until { return false }
+        return true
+    }
+
     /// Counts the tweet being read; call at the end of input too.
     public func finishTweet() {
-        if let c = current {
-            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions, facts: facts.any ? tweetFacts : nil)
+        if let c = current, inWindow(tweetTime) {
+            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions, facts: facts.any ? tweetFacts : nil, time: tweetTime)
             pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
         }
         current = nil
+        tweetTime = nil
         mentions.removeAll(keepingCapacity: true)
         tweetFacts = TweetFacts()
     }

@@ -31,6 +31,9 @@ public struct Extraction: Sendable {
     /// … and its spelling (`#Stanford`) as an index into `spellingStrings`.
     public internal(set) var spellingTexts: [Int32] = []
     public internal(set) var spellingStrings: [String] = []
+
+    /// Creation time of matching tweet i, seconds since 1970 UTC (with `--by`, SPEC §12.4; else empty).
+    public internal(set) var times: [Int64] = []
     /// Whether tweet i's kind and spellings are unknown (a stored tweet
     /// ingested before schema version 4); empty when none is.
     public internal(set) var unknownFacts: [Bool] = []

@@ -20,6 +20,9 @@ public struct TweetFilter: Sendable, Equatable {
     public var retweets = RetweetMode.include
     /// Lowercased codes; nil for every tweet.
     public var languages: [String]?
+    /// With `--by` (SPEC §12.4): tweets of unknown time are left out; the
+    /// options as they print in the summary (`--by day --tz UTC`).
+    public var timeNeededBy: String?
 
     public init(since: Int64? = nil, until: Int64? = nil, retweets: RetweetMode = .include, languages: [String]? = nil) {
         self.since = since
@@ -34,10 +37,10 @@ public struct TweetFilter: Sendable, Equatable {
     }
 
     /// Whether any filter is set (an inactive filter is not applied at all).
-    public var isActive: Bool { since != nil || until != nil || retweets != .include || languages != nil }
+    public var isActive: Bool { since != nil || until != nil || retweets != .include || languages != nil || timeNeededBy != nil }
 
     /// Whether tweets are judged by time.
-    public var byTime: Bool { since != nil || until != nil }
+    public var byTime: Bool { since != nil || until != nil || timeNeededBy != nil }
 
     /// What the filter made of one tweet.
     public enum Verdict {
@@ -48,7 +51,7 @@ public struct TweetFilter: Sendable, Equatable {
     @inline(__always)
     func judge(_ tweet: DecodedTweet, in record: DecodedRecord, textMode: Bool) -> Verdict {
         // Time first, so that the summary's count of unknown time is every such tweet read.
-        if since != nil || until != nil {
+        if since != nil || until != nil || timeNeededBy != nil {
             guard let t = record.createdAt(of: tweet) else { return .unknownTime }
             if let since, t < since { return .leftOut }
             if let until, t >= until { return .leftOut }
@@ -134,6 +137,7 @@ public struct TweetFilter: Sendable, Equatable {
         if let until { parts.append("--until " + CreatedAt.isoSeconds(until)) }
         if retweets != .include { parts.append("--retweets " + retweets.rawValue) }
         if let languages { parts.append("--lang " + languages.joined(separator: ",")) }
+        if let timeNeededBy { parts.append(timeNeededBy) }
         return parts.joined(separator: " ")
     }
 }

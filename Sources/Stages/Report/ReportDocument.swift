@@ -32,12 +32,16 @@ public struct ReportDocument: Sendable {
     public var chartTop: Int
     /// The columns of `--columns` (SPEC §12.3), for the text formats.
     public var columns: ReportColumns
+    /// Whether `reports` are the series of `--by` (SPEC §12.4), a report per term and bucket.
+    public var bucketed: Bool
 
-    public init(reports: [TermReport], summary: [Item] = [], chartTop: Int = 20, columns: ReportColumns = .standard) {
+    public init(reports: [TermReport], summary: [Item] = [], chartTop: Int = 20, columns: ReportColumns = .standard,
+                bucketed: Bool = false) {
         self.reports = reports
         self.summary = summary
         self.chartTop = chartTop
         self.columns = columns
+        self.bucketed = bucketed
     }
 
     /// The first `chartTop` hashtags and users of a report: what its chart shows.

@@ -57,8 +57,13 @@ public enum ReportWriter {
 
     /// The reports with the columns of `--columns` (SPEC §12.3); the
     /// default columns render exactly as SPEC §7 says.
+    ///
+    /// - Parameter bucketed: the reports are the series of `--by` (SPEC
+    ///   §12.4), one per term and bucket: CSV gets a `bucket` column after
+    ///   `term`, and JSON objects a `bucket` field.
     public static func render(_ reports: [TermReport], as format: ReportFormat, columns: ReportColumns,
-                              width: Int = 80, color: Bool = false) -> String {
+                              bucketed: Bool = false, width: Int = 80, color: Bool = false) -> String {
+        if bucketed && format == .csv { return bucketCSV(reports, columns) }
         if !columns.isStandard {
             switch format {
             case .csv: return csv(reports, columns)
@@ -83,7 +88,9 @@ public enum ReportWriter {
         switch format {
         case .xlsx: return try XLSXReport(document).bytes()
         case .html: return Array(HTMLReport(document).render().utf8)
-        case .report(let f): return Array(render(document.reports, as: f, columns: document.columns, width: width, color: color).utf8)
+        case .report(let f):
+            return Array(render(document.reports, as: f, columns: document.columns, bucketed: document.bucketed,
+                                width: width, color: color).utf8)
         }
     }
 
@@ -97,6 +104,63 @@ public enum ReportWriter {
             for row in r.users { out += "\(term),user,\(csvField(row.mention)),\(row.count)\n" }
         }
         return out
+    }
+
+    /// The series of `--by` as CSV: the picked columns with `bucket` after
+    /// `term` (first when `term` is not picked).
+    static func bucketCSV(_ reports: [TermReport], _ columns: ReportColumns) -> String {
+        let at = columns.list.firstIndex(of: .term).map { $0 + 1 } ?? 0
+        var names = columns.list.map(\.rawValue)
+        names.insert("bucket", at: at)
+        var out = names.joined(separator: ",") + "\n"
+        if columns.isStandard {
+            // The plain columns, row after row of a long series: bytes appended, no per-row strings.
+            var bytes: [UInt8] = Array(out.utf8)
+            for r in reports {
+                let head = Array((csvField(r.term.description) + "," + csvField(r.bucket ?? "") + ",").utf8)
+                for (type, rows) in [("hashtag,", r.hashtags), ("user,", r.users)] {
+                    for row in rows {
+                        bytes.append(contentsOf: head)
+                        bytes.append(contentsOf: type.utf8)
+                        bytes.append(contentsOf: csvField(row.mention).utf8)
+                        bytes.append(0x2C)
+                        appendDecimal(row.count, to: &bytes)
+                        bytes.append(0x0A)
+                    }
+                }
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for r in reports {
+            let bucket = csvField(r.bucket ?? "")
+            for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
+                for (k, row) in rows.enumerated() {
+                    let m = k < more.count ? more[k] : RowColumns()
+                    var fields = columns.list.map { field($0, r, type, row, m) }
+                    fields.insert(bucket, at: at)
+                    out += fields.joined(separator: ",") + "\n"
+                }
+            }
+        }
+        return out
+    }
+
+    /// Appends the decimal digits of `n` (not negative).
+    static func appendDecimal(_ n: Int, to bytes: inout [UInt8]) {
+        if n < 10 { bytes.append(0x30 + UInt8(n)); return }
+        let start = bytes.count
+        var v = n
+        while v > 0 {
+            bytes.append(0x30 + UInt8(v % 10))
+            v /= 10
+        }
+        bytes[start...].reverse()
+    }
+
+    /// `{"term":…,` then, for a bucket of `--by`, `"bucket":…,`, then `"tweets":…,`.
+    static func jsonHead(_ r: TermReport) -> String {
+        "{\"term\":\(jsonString(r.term.description)),"
+            + (r.bucket.map { "\"bucket\":\(jsonString($0))," } ?? "") + "\"tweets\":\(r.tweets),"
     }
 
     /// A column's value in a row of type `type`.
@@ -151,7 +215,7 @@ public enum ReportWriter {
                 }.joined(separator: ",") + "}"
             }.joined(separator: ",") + "]"
         }
-        var head = "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        var head = jsonHead(r)
         for c in columns.list {
             switch c {
             case .originals: head += "\"originals\":\(r.originals),"
@@ -173,7 +237,7 @@ public enum ReportWriter {
         func rows(_ rows: [MentionCount]) -> String {
             "[" + rows.map { "{\"mention\":\(jsonString($0.mention)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
         }
-        return "{\"term\":\(jsonString(r.term.description)),\"tweets\":\(r.tweets),"
+        return jsonHead(r)
             + "\"hashtags\":\(rows(r.hashtags)),\"users\":\(rows(r.users))}"
     }
 

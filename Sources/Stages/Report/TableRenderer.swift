@@ -25,11 +25,18 @@ public struct TableRenderer {
 
     private func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
 
+    /// A report's heading: the term, and with `--by` its bucket
+    /// (`#stanford · 2020-03-01 · 40 tweets`): the series is a run of
+    /// small tables, one per bucket, each in the order of its own counts.
+    static func title(_ r: TermReport) -> String {
+        r.bucket.map { "\(r.term) · \($0)" } ?? "\(r.term)"
+    }
+
     public func render(_ reports: [TermReport]) -> String {
         var out = ""
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
-            out += bold(VisibleText.escaped(r.term.description)) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
+            out += bold(VisibleText.escaped(Self.title(r))) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
             section("Hashtags", r.hashtags, into: &out)
             section("Users", r.users, into: &out)
         }
@@ -46,7 +53,7 @@ public struct TableRenderer {
         var out = ""
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
-            var heading = bold("\(r.term)") + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")"
+            var heading = bold(Self.title(r)) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")"
             let totals = numbers.compactMap { c -> String? in
                 switch c {
                 case .originals: return "\(TableRenderer.grouped(r.originals)) originals"

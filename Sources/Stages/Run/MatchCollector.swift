@@ -5,6 +5,9 @@ final class MatchCollector: TweetConsumer {
     private let matcher: TermMatcher
     let screen: MentionScreen?
     private let facts: ReportColumns.Facts
+    /// Whether each matching tweet's creation time is kept (`--by`); the
+    /// scanner's filter has left out tweets without one.
+    private let times: Bool
     private var result = Extraction()
     private var keys = LocalKeys()
     private var spellingIndex: [String: Int32] = [:]
@@ -14,10 +17,11 @@ final class MatchCollector: TweetConsumer {
     private var piece: Int32 = 0
     private var seen: [(Int32, String?)] = []
 
-    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init()) {
+    init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init(), times: Bool = false) {
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms)
         self.facts = facts
+        self.times = times
     }
 
     @inline(__always)
@@ -28,6 +32,7 @@ final class MatchCollector: TweetConsumer {
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))
+        if times { result.times.append(record.createdAt(of: tweet) ?? 0) }
         if facts.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
     }
 

@@ -17,6 +17,8 @@ public struct ParallelRun {
     public var filter = TweetFilter()
     /// What each matching tweet carries besides its mentions (SPEC §12.3's columns).
     public var facts = ReportColumns.Facts()
+    /// Whether each matching tweet carries its creation time (`--by`, SPEC §12.4).
+    public var times = false
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -38,12 +40,12 @@ public struct ParallelRun {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
         engine.filter = filter
-        let (terms, facts) = (self.terms, self.facts)
+        let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelExtractionSink
         parallel?.begin(workers: jobs)
         let workers = WorkerNumbers()
         engine.run(units, control: control, ledger: ledger, consumer: { table in
-            let collector = MatchCollector(terms: terms, table: table, facts: facts)
+            let collector = MatchCollector(terms: terms, table: table, facts: facts, times: times)
             if let parallel {
                 let worker = workers.next()
                 collector.prepare = { parallel.prepare($0, worker: worker) }

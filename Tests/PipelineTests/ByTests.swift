@@ -1,0 +1,208 @@
+import Foundation
+import XCTest
+
+/// `--by` and `--tz` (SPEC §12.4) on the hand-worked fixtures of
+/// `Tests/Fixtures/by` (see `make_by.py` for what each tweet is).
+///
+/// `newyear.jsonl`'s `#nye` tweets (UTC): 12-27 22:59 and 23:00 with `#old`
+/// and `@eve`; 12-31 12:00 `#Party` `@eve`; 12-31 23:30 `#party` `@frank`
+/// (twice: counts once); 01-01 04:59 `#party` `@frank`; and one of unknown
+/// time. `#new`: 01-03 22:59:59 and 23:00 with `@gina`, 01-04 12:00 with
+/// `#old` and `@gina`.
+final class ByTests: XCTestCase {
+    static let dir = Smashtag.fixtures.appendingPathComponent("by").path
+    static let newYear = Smashtag.fixtures.appendingPathComponent("by/newyear.jsonl").path
+    static let dst = Smashtag.fixtures.appendingPathComponent("by/dst.jsonl").path
+
+    func testZeroFillOverASinceUntilWiderThanTheData() throws {
+        let r = try Smashtag.report(["#new", Self.newYear, "--by", "day", "--since", "2021-01-02", "--until", "2021-01-07", "-q"])
+        XCTAssertEqual(r.stdout, """
+            term,bucket,type,mention,count
+            #new,2021-01-02,hashtag,#new,0
+            #new,2021-01-02,user,@gina,0
+            #new,2021-01-03,hashtag,#new,2
+            #new,2021-01-03,user,@gina,2
+            #new,2021-01-04,hashtag,#new,1
+            #new,2021-01-04,user,@gina,1
+            #new,2021-01-05,hashtag,#new,0
+            #new,2021-01-05,user,@gina,0
+            #new,2021-01-06,hashtag,#new,0
+            #new,2021-01-06,user,@gina,0
+
+            """)
+        // --until is exclusive: the last bucket holds the last instant before it.
+        let end = try Smashtag.report(["#new", Self.newYear, "--by", "day", "--until", "2021-01-05T00:00:01Z", "-q"])
+        XCTAssertTrue(end.stdout.hasSuffix("#new,2021-01-05,user,@gina,0\n"), end.stdout)
+        let exact = try Smashtag.report(["#new", Self.newYear, "--by", "day", "--until", "2021-01-05", "-q"])
+        XCTAssertTrue(exact.stdout.hasSuffix("#new,2021-01-04,user,@gina,1\n"), exact.stdout)
+        // Without --since/--until: the term's first bucket to its last. In Berlin the 23:00 tweet is on the 4th.
+        let own = try Smashtag.report(["#new", Self.newYear, "--by", "day", "--tz", "Europe/Berlin", "-q"])
+        XCTAssertEqual(own.stdout, """
+            term,bucket,type,mention,count
+            #new,2021-01-03,hashtag,#new,1
+            #new,2021-01-03,user,@gina,1
+            #new,2021-01-04,hashtag,#new,2
+            #new,2021-01-04,user,@gina,2
+
+            """)
+    }
+
+    func testTopIsChosenOverTheWholePeriod() throws {
+        // Totals: #nye 5, #party 3, #old 2; @eve 3, @frank 2. On 12-27 #old (2) outnumbers #party (0), yet is not shown.
+        let r = try Smashtag.report(["#nye", Self.newYear, "--by", "day", "--top", "2", "-q"])
+        XCTAssertEqual(r.stdout, """
+            term,bucket,type,mention,count
+            #nye,2020-12-27,hashtag,#nye,2
+            #nye,2020-12-27,hashtag,#party,0
+            #nye,2020-12-27,user,@eve,2
+            #nye,2020-12-27,user,@frank,0
+            #nye,2020-12-28,hashtag,#nye,0
+            #nye,2020-12-28,hashtag,#party,0
+            #nye,2020-12-28,user,@eve,0
+            #nye,2020-12-28,user,@frank,0
+            #nye,2020-12-29,hashtag,#nye,0
+            #nye,2020-12-29,hashtag,#party,0
+            #nye,2020-12-29,user,@eve,0
+            #nye,2020-12-29,user,@frank,0
+            #nye,2020-12-30,hashtag,#nye,0
+            #nye,2020-12-30,hashtag,#party,0
+            #nye,2020-12-30,user,@eve,0
+            #nye,2020-12-30,user,@frank,0
+            #nye,2020-12-31,hashtag,#nye,2
+            #nye,2020-12-31,hashtag,#party,2
+            #nye,2020-12-31,user,@eve,1
+            #nye,2020-12-31,user,@frank,1
+            #nye,2021-01-01,hashtag,#nye,1
+            #nye,2021-01-01,hashtag,#party,1
+            #nye,2021-01-01,user,@frank,1
+            #nye,2021-01-01,user,@eve,0
+
+            """)
+        // --min-count applies to the total: #old (2 in all) is kept with --min-count 2, though no day has it twice but one.
+        let kept = try Smashtag.report(["#nye", Self.newYear, "--by", "week", "--tz", "Europe/Berlin", "-q"])
+        XCTAssertEqual(kept.stdout, """
+            term,bucket,type,mention,count
+            #nye,2020-W52,hashtag,#nye,1
+            #nye,2020-W52,hashtag,#old,1
+            #nye,2020-W52,hashtag,#party,0
+            #nye,2020-W52,user,@eve,1
+            #nye,2020-W52,user,@frank,0
+            #nye,2020-W53,hashtag,#nye,4
+            #nye,2020-W53,hashtag,#party,3
+            #nye,2020-W53,hashtag,#old,1
+            #nye,2020-W53,user,@eve,2
+            #nye,2020-W53,user,@frank,2
+
+            """)
+    }
+
+    func testColumnsPerBucketWithEmptyDisplayOnZeroRows() throws {
+        let r = try Smashtag.report(["#fall", Self.dst, "--by", "day", "--tz", "Europe/Berlin", "--min-count", "2",
+                                     "--columns", "term,type,mention,display,count,retweets,authors", "-q"])
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "term,bucket,type,mention,display,count,retweets,authors")
+        // 10-31 (Berlin): #Fall once and #fall three times, one a retweet, by ann, ben and cy twice.
+        XCTAssertTrue(lines.contains("#fall,2021-10-31,hashtag,#fall,#fall,4,1,3"), r.stdout)
+        XCTAssertTrue(lines.contains("#fall,2021-10-31,hashtag,#clock,#clock,2,1,2"), r.stdout)
+        XCTAssertTrue(lines.contains("#fall,2021-10-30,hashtag,#fall,#fall,1,0,1"), r.stdout)
+        XCTAssertTrue(lines.contains("#fall,2021-10-30,hashtag,#clock,,0,0,0"), r.stdout)
+        for day in 1...6 {
+            // A zero bucket orders its rows by mention: #clock before #fall.
+            XCTAssertTrue(lines.contains("#fall,2021-11-0\(day),hashtag,#fall,,0,0,0"), "\(day): \(r.stdout)")
+            XCTAssertEqual(lines.firstIndex(of: "#fall,2021-11-0\(day),hashtag,#clock,,0,0,0").map { $0 + 1 },
+                           lines.firstIndex(of: "#fall,2021-11-0\(day),hashtag,#fall,,0,0,0"))
+        }
+        XCTAssertTrue(lines.contains("#fall,2021-11-07,hashtag,#fall,#fall,1,0,1"), r.stdout)
+        let json = try Smashtag.report(["#fall", Self.dst, "--by", "day", "--tz", "Europe/Berlin", "--min-count", "2",
+                                        "--columns", "mention,display,count,retweets", "--format", "json", "-q"])
+        XCTAssertTrue(json.stdout.contains(##"{"term":"#fall","bucket":"2021-11-02","tweets":0,"retweets":0,"hashtags":[{"mention":"#clock","display":"","count":0,"retweets":0},{"mention":"#fall","display":"","count":0,"retweets":0}],"users":["##), json.stdout)
+        XCTAssertTrue(json.stdout.contains(##"{"term":"#fall","bucket":"2021-10-31","tweets":4,"retweets":1,"hashtags":[{"mention":"#fall","display":"#fall","count":4,"retweets":1},"##), json.stdout)
+    }
+
+    func testUnknownTimeIsLeftOutBeforeMatchingAndCounted() throws {
+        let plain = try Smashtag.report(["#nye", Self.newYear, "--format", "json", "-q"])
+        XCTAssertTrue(plain.stdout.contains(##""tweets":6"##), plain.stdout)
+        let r = try Smashtag.run(["report", "#nye", Self.newYear, "--by", "year", "--format", "ndjson", "--progress=plain"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix(##"{"term":"#nye","bucket":"2020","tweets":4,"##), r.stdout)
+        XCTAssertTrue(r.stdout.contains(##"{"term":"#nye","bucket":"2021","tweets":1,"##), r.stdout)
+        XCTAssertTrue(r.stderr.contains("matched #nye: 5"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("left out 1 of 10 tweets by --by year --tz UTC (1 of unknown time)"), r.stderr)
+    }
+
+    func testTheSameSeriesWhateverTheJobsAndSplits() throws {
+        let args = ["report", "-t", "*", "-t", "#dst", Self.dir, "--by", "hour", "--tz", "America/New_York", "--min-count", "1",
+                    "--columns", "term,mention,display,count,authors", "--format", "csv"]
+        let one = try Smashtag.run(args + ["--jobs", "1"])
+        let split = try Smashtag.run(args + ["--jobs", "2"], environment: ["SMASHTAG_SPLIT_BYTES": "700"])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertGreaterThan(one.stdout.count, 1000)
+        XCTAssertEqual(one.stdout, split.stdout)
+    }
+
+    func testTheTableHasABucketInEachHeading() throws {
+        let r = try Smashtag.report(["#new", Self.newYear, "--by", "day", "--format", "table", "-q"])
+        XCTAssertTrue(r.stdout.hasPrefix("#new · 2021-01-03 · 2 tweets\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\n#new · 2021-01-04 · 1 tweet\n"), r.stdout)
+    }
+
+    func testBadUnitsAndZonesAreUsageErrors() throws {
+        let zone = try Smashtag.run(["report", "#nye", Self.newYear, "--by", "day", "--tz", "Europe/Atlantis"])
+        XCTAssertEqual(zone.status, 2)
+        XCTAssertTrue(zone.stderr.contains("--tz 'Europe/Atlantis' is not a time zone"), zone.stderr)
+        XCTAssertEqual(zone.stdout, "")
+        let unit = try Smashtag.run(["report", "#nye", Self.newYear, "--by", "fortnight"])
+        XCTAssertEqual(unit.status, 2)
+        XCTAssertTrue(unit.stderr.contains("--by takes hour, day, week, month or year, not 'fortnight'"), unit.stderr)
+        let alone = try Smashtag.run(["report", "#nye", Self.newYear, "--tz", "Europe/Berlin"])
+        XCTAssertEqual(alone.status, 2)
+        XCTAssertTrue(alone.stderr.contains("--tz names the zone --by counts in"), alone.stderr)
+        for command in [["extract", "#nye"], ["aggregate"]] {
+            let r = try Smashtag.run(command + ["--by", "day", "--tz", "Not/AZone"], stdin: Data())
+            XCTAssertEqual(r.status, 2, "\(command): \(r.stderr)")
+        }
+        let window = try Smashtag.run(["aggregate", "--since", "2020-01-01"], stdin: Data())
+        XCTAssertEqual(window.status, 2)
+        XCTAssertTrue(window.stderr.contains("give it to smashtag extract"), window.stderr)
+    }
+
+    func testAggregateByNeedsAnExtractWithTimes() throws {
+        let plain = try Smashtag.run(["extract", "#nye", Self.newYear])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let r = try Smashtag.run(["aggregate", "--by", "day"], stdin: Data(plain.stdout.utf8))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("carries no creation times for --by: extract with --by"), r.stderr)
+        let timed = try Smashtag.run(["extract", "#nye", Self.newYear, "--by", "day"])
+        XCTAssertTrue(timed.stdout.hasPrefix("H\tsmashtag-extract\t2\tcarries=time\t#nye\n"), timed.stdout)
+        // One extract serves every unit and zone: the times are the instants.
+        let week = try Smashtag.run(["aggregate", "--by", "week", "--tz", "Europe/Berlin"], stdin: Data(timed.stdout.utf8))
+        let direct = try Smashtag.report(["#nye", Self.newYear, "--by", "week", "--tz", "Europe/Berlin", "-q"])
+        XCTAssertEqual(week.stdout, direct.stdout)
+        // Without --by, aggregate reads the timed lines as a plain report.
+        let whole = try Smashtag.run(["aggregate"], stdin: Data(timed.stdout.utf8))
+        XCTAssertEqual(whole.stdout, try Smashtag.report(["#nye", Self.newYear, "--since", "2000-01-01", "-q"]).stdout)
+    }
+
+    /// Counts made elsewhere per creation second (the Spark job with --by):
+    /// aggregate buckets, chooses over the totals and zero-fills.
+    func testCountsPerSecondAreBucketed() throws {
+        let counts = [
+            "H\tsmashtag-counts\t2\tcarries=time\t#a",
+            "N\t#a\t1609459199\t2", "C\t#a\t1609459199\t#a\t2", "C\t#a\t1609459199\t#b\t1",  // 2020-12-31T23:59:59Z
+            "N\t#a\t1609545600\t1", "C\t#a\t1609545600\t#a\t1", "C\t#a\t1609545600\t#b\t1",  // 2021-01-02T00:00:00Z
+            "N\t#a\t1609545601\t1", "C\t#a\t1609545601\t#a\t1", "C\t#a\t1609545601\t#c\t1",
+        ].joined(separator: "\n") + "\n"
+        let r = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin"], stdin: Data(counts.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            term,bucket,type,mention,count
+            #a,2021-01-01,hashtag,#a,2
+            #a,2021-01-01,hashtag,#b,1
+            #a,2021-01-02,hashtag,#a,2
+            #a,2021-01-02,hashtag,#b,1
+
+            """)
+        let plain = try Smashtag.run(["aggregate"], stdin: Data(counts.utf8))
+        XCTAssertEqual(plain.stdout, "term,type,mention,count\n#a,hashtag,#a,4\n#a,hashtag,#b,2\n")
+    }
+}
