@@ -115,44 +115,21 @@ struct PairsCommand {
     func run() -> Int32 {
         let started = DispatchTime.now()
         if let store { return pairsFromStore(store, started: started) }
-        let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-        let control = RunControl(strict: input.strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
-        console.noteStandardInput(paths)
-        let interrupts = InterruptHandler(control: control)
-        let mode: ProgressDisplay.Mode = quiet ? .off
-            : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress
-        let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
-        let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
-        display.start()
-        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
-                              extractor: input.extractor, csvColumns: input.csvColumns)
-        if let b = InputOptions.batchBytes { run.batchBytes = b }
+        var run = input.parallelRun(terms)
         run.filter = filters.filter
         let aggregator = PairAggregator(terms: terms)
-        let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
-        display.finish()
-        if let code = interrupts.exitStatus() { return code }
-        interrupts.cancel()
-        if input.strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
-            return 1
+        let scan: DumpScan
+        switch DumpScan.run(run, paths: paths, strict: input.strict, quiet: quiet, progress: progress, into: aggregator) {
+        case .exit(let code): return code
+        case .scanned(let s): scan = s
         }
         let pairs = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
         if let status = Self.write(pairs, format: format) { return status }
-
-        console.reportProblems(ledger)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        var summary = RunSummary(ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
+        var summary = RunSummary(scan.ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.filter = filters.filter
         summary.matched = pairs.map { ($0.term.description, $0.tweets) }
-        if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
-            Console.writeStderr(summary.text)
-        }
-        if let statsPath, !console.writeStats(summary, to: statsPath, interrupts: interrupts) { return 1 }
-        return ledger.nothingRead ? 1 : 0
+        return scan.finish(summary, quiet: quiet, progress: progress, statsPath: statsPath)
     }
 
     /// `pairs --store`: the same pairs, from the store alone.

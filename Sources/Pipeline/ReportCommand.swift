@@ -101,49 +101,26 @@ struct ReportCommand {
             }
             return reportFromStore(store, started: started)
         }
-        let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-        let control = RunControl(strict: input.strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
-        console.noteStandardInput(paths)
-        let interrupts = InterruptHandler(control: control)
-        let mode: ProgressDisplay.Mode = quiet ? .off
-            : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress
-        let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
-        let display = ProgressDisplay(control: control, total: total, units: plan.units.count, mode: mode)
-        display.start()
-        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
-                              extractor: input.extractor, csvColumns: input.csvColumns)
-        if let b = InputOptions.batchBytes { run.batchBytes = b }
+        var run = input.parallelRun(terms)
         run.filter = filters.filter
         run.facts = filters.columns.facts
         run.times = buckets != nil
         let aggregator = Aggregator(terms: terms, facts: filters.columns.facts, buckets: buckets)
-        let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))
-        display.finish()
-        if let code = interrupts.exitStatus() { return code }
-        if input.strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
-            return 1
+        let scan: DumpScan
+        switch DumpScan.run(run, paths: paths, strict: input.strict, quiet: quiet, progress: progress, into: aggregator) {
+        case .exit(let code): return code
+        case .scanned(let s): scan = s
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
         let shown = buckets == nil ? reports
             : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        var summary = RunSummary(ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
+        var summary = RunSummary(scan.ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.filter = filters.filter
         let document = ReportDocument(reports: shown, summary: summaryItems(summary), columns: filters.columns,
                                       bucketed: buckets != nil)
-        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
-        console.reportProblems(ledger)
-        // The summary is for people (stderr a terminal) and logs (--progress=plain).
-        if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
-            Console.writeStderr(summary.text)
-        }
-        if let statsPath, !writeStats(summary.json, to: statsPath, console: console, interrupts: interrupts) { return 1 }
-        interrupts.cancel()
-        return ledger.nothingRead ? 1 : 0
+        if let code = output.write(document, console: scan.console, interrupts: scan.interrupts) { return code }
+        return scan.finish(summary, quiet: quiet, progress: progress, statsPath: statsPath)
     }
 }
 
