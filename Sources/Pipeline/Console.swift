@@ -29,6 +29,9 @@ struct Console {
             warn(p.description)
             if strict { return false }
         }
+        if plan.unlistedProblems > 0 {
+            warn("… and \(plan.unlistedProblems) more paths that cannot be read (the first \(InputPlan.listLimit) are named)")
+        }
         return true
     }
 
@@ -37,7 +40,11 @@ struct Console {
     /// Damage to a whole stream or container (corrupt, truncated, unreadable)
     /// is always shown, whatever else was; `counts` are the true numbers by
     /// file or member when `problems` holds only the first few of them.
-    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int) {
+    ///
+    /// - Parameter unnamed: bad input counted in files or members that are
+    ///   not named (past the first `ProblemLedger.originLimit`).
+    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int,
+                        unnamed: Int = 0) {
         guard total > 0 else { return }
         var order: [Origin] = []
         var byOrigin: [Origin: [InputProblem]] = [:]
@@ -70,14 +77,24 @@ struct Console {
             for (_, p) in shown {
                 text += "    " + (p.line.map { "line \($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
-            if count > shown.count { text += "    … and \(count - shown.count) more\n" }
+            if count > list.count {
+                // Past what a run keeps with lines: say so, rather than a bare count.
+                text += "    … and \(count - shown.count) more, counted but not kept (a run keeps the lines of its first "
+                    + "\(ProblemLedger.problemLimit) problems; --stats FILE has every count by reason)\n"
+            } else if count > shown.count {
+                text += "    … and \(count - shown.count) more\n"
+            }
+        }
+        if unnamed > 0 {
+            text += "  … and \(unnamed) more in other files or members, counted but not named (a run names the first "
+                + "\(ProblemLedger.originLimit) files or members with bad input)\n"
         }
         Console.writeStderr(text)
     }
 
     /// A run's bad input, from its ledger.
     func reportProblems(_ ledger: ProblemLedger) {
-        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords)
+        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords, unnamed: ledger.unnamedProblems)
     }
 
     /// `--stats FILE`: the run summary as one JSON object, through `OutputFile`

@@ -61,6 +61,7 @@ struct ExtractCommand {
         let writer = ExtractWriter(terms: terms) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
+        run.policy = input.policy
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
         if let code = interrupts.exitStatus() { return code }

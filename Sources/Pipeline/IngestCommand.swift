@@ -112,6 +112,7 @@ struct IngestCommand: Command {
         options.maxRecord = input.maxRecord
         options.extractor = input.extractor
         options.csvColumns = input.csvColumns
+        options.policy = input.policy
         if let b = InputOptions.batchBytes { options.batchBytes = b }
         paths = reader.positional
         guard !paths.isEmpty else {

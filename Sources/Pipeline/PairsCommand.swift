@@ -125,6 +125,7 @@ struct PairsCommand {
         display.start()
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord,
                               extractor: input.extractor, csvColumns: input.csvColumns)
+        run.policy = input.policy
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         let aggregator = PairAggregator(terms: terms)
         let ledger = run.run(plan.units, control: control, into: aggregator, ledger: ProblemLedger(plan: plan))

@@ -91,6 +91,8 @@ public final class InputReader {
     public let maxRecord: Int
     /// The columns that make a stream a CSV export.
     public let csvColumns: CSVColumns
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
     private var buffer: UnsafeMutableRawBufferPointer
     /// Where live progress is counted, if anywhere.
     public var progress: RunControl?
@@ -154,8 +156,12 @@ public final class InputReader {
             if case .range = unit.kind {
                 return frame(mapped, origin: origin, layout: .lines, handler: handler)
             }
-            let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns)
-            if kind == .text { return frame(mapped, origin: origin, layout: .undecided, handler: handler) }
+            let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns,
+                                         includeDeleted: policy.includeDeleted)
+            if kind == .text && !passedOverScript(Array(mapped.bytes.prefix(4096)), origin: origin, handler: handler) {
+                return frame(mapped, origin: origin, layout: .undecided, handler: handler)
+            }
+            if kind == .text { return 0 }
             if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
         }
         if case .range = unit.kind {
@@ -198,8 +204,13 @@ public final class InputReader {
             progress?.addBytes(bytes.count - counted)
             lastUnitBytes += Int64(bytes.count)
         }
+        // The framer sees the mapping a window at a time, so that skipping an
+        // over-long record (a 1 GB line) gives its pages back as it goes
+        // rather than holding them all resident until the record ends.
+        var limit = min(bytes.count, InputReader.mappedWindow)
         while true {
-            let event = framer.next(bytes, isEnd: true)
+            let event = framer.next(limit == bytes.count ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit]),
+                                    isEnd: limit == bytes.count)
             if mapped.changed {
                 handler.problem(shrank(mapped, origin: origin, line: framer.line))
                 return framer.line - 1
@@ -228,10 +239,15 @@ public final class InputReader {
                 handler.problem(endless(origin, line))
                 return framer.line - 1
             case .needMore:
-                return framer.line - 1
+                guard limit < bytes.count else { return framer.line - 1 }
+                limit = min(bytes.count, limit + InputReader.mappedWindow)
+                if framer.retainFrom - released > 16 << 20 { released = mapped.release(upTo: framer.retainFrom) }
             }
         }
     }
+
+    /// How much of a mapped file the framer is shown at a time.
+    static let mappedWindow = 64 << 20
 
     /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.
     ///
@@ -254,9 +270,10 @@ public final class InputReader {
             if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
-        let kind = StreamSniffer.kind(of: prefix, columns: csvColumns)
+        let kind = StreamSniffer.kind(of: prefix, columns: csvColumns, includeDeleted: policy.includeDeleted)
         guard case .archive(let magic) = kind else {
             if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
+            if passedOverScript(prefix, origin: origin, handler: handler) { return 0 }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
         }
         guard depth < InputReader.maxDepth else {
@@ -418,12 +435,31 @@ public final class InputReader {
     /// not tweets (likes, followers, …); nil for tweets and everything else.
     static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? { StreamSniffer.nonTweetArchiveData(prefix) }
 
+    /// Passes over a `.js` file that is neither JSON nor account-archive data:
+    /// an archive's own scripts (`assets/js/…`), which no dump holds.
+    private func passedOverScript(_ prefix: [UInt8], origin: Origin, handler: RecordHandler) -> Bool {
+        let name = origin.members.last ?? origin.path
+        guard name.utf8.count > 3, name.lowercased().hasSuffix(".js") else { return false }
+        let i = StreamSniffer.contentStart(prefix)
+        guard i < prefix.count else { return false }
+        if prefix[i] == UInt8(ascii: "[") || prefix[i] == UInt8(ascii: "{") { return false }
+        if prefix[i...].starts(with: Array("window.YTD.".utf8)) { return false }
+        handler.skipped(origin, reason: "a script (.js that is not JSON or account-archive data), no tweets")
+        return true
+    }
+
     /// Passes over a text stream the sniffer says holds no tweets, or names
     /// it as bad; false for a stream to frame.
     private func textOnlyProblem(_ kind: StreamSniffer.Kind, origin: Origin, handler: RecordHandler) -> Bool {
         switch kind {
         case .nonTweetArchiveData(let name):
             handler.skipped(origin, reason: "account-archive data that holds no tweets (\(name))")
+            return true
+        case .archiveManifest:
+            handler.skipped(origin, reason: "the account archive's manifest (window.__THAR_CONFIG), no tweets")
+            return true
+        case .deletedTweets:
+            handler.skipped(origin, reason: "tweets the account deleted (deleted_tweets); --deleted include reads them")
             return true
         case .unrecognisedCSV(let why):
             handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))

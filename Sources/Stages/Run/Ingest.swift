@@ -15,6 +15,8 @@ public struct IngestOptions: Sendable {
     public var csvColumns = CSVColumns()
     /// Size of the record batches cut from compressed input.
     public var batchBytes = RecordBatch.defaultTargetBytes
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
 
     public init(jobs: Int) { self.jobs = max(1, jobs) }
 }
@@ -87,6 +89,7 @@ extension Store {
         var engine = ScanEngine(jobs: options.jobs, maxRecord: options.maxRecord, csvColumns: options.csvColumns,
                                 extractor: options.extractor)
         engine.batchBytes = options.batchBytes
+        engine.policy = options.policy
         let chunkSize = min(options.batchSize, 8192)
         engine.batchRecords = chunkSize
         engine.capacity = 16

@@ -13,6 +13,8 @@ public struct ParallelRun {
     public var batchBytes = RecordBatch.defaultTargetBytes
     /// The columns that make a file a CSV export.
     public var csvColumns: CSVColumns
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -33,6 +35,7 @@ public struct ParallelRun {
                     ledger: ProblemLedger = ProblemLedger()) -> ProblemLedger {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
+        engine.policy = policy
         let terms = self.terms
         let parallel = sink as? ParallelExtractionSink
         parallel?.begin(workers: jobs)

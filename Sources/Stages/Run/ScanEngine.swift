@@ -44,6 +44,8 @@ struct ScanEngine {
     var capacity = 64
     /// How much nicer the worker threads are than the consumer's (0: as nice).
     var workerNice: Int32 = 0
+    /// What is read besides live tweets, and the bounds of one input's work.
+    var policy = ReadPolicy()
 
     /// One piece in input order: what the ledger made of its tally (line
     /// numbers absolute) and the consumer's part.
@@ -72,7 +74,7 @@ struct ScanEngine {
         let queue = WorkQueue(units: units.count, workers: jobs, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let (maxRecord, columns, makeExtractor, nice) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice)
-        let (batchBytes, batchRecords) = (self.batchBytes, self.batchRecords)
+        let (batchBytes, batchRecords, policy) = (self.batchBytes, self.batchRecords, self.policy)
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
@@ -81,6 +83,7 @@ struct ScanEngine {
                 if nice > 0 { ScanEngine.lowerPriority(by: nice) }
                 let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
                 reader.progress = control
+                reader.policy = policy
                 let scanner = TweetScanner(extractor: makeExtractor(), control: control, consumer: makeConsumer)
                 let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes,
                                            batchRecords: batchRecords, pool: pool, handoff: handoff)
