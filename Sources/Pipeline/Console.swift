@@ -75,7 +75,7 @@ struct Console {
             text += "  \(VisibleText.escaped(origin.description)): \(count) \(verb(list))\n"
             let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
             for (_, p) in shown {
-                text += "    " + (p.line.map { "line \($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
+                text += "    " + (p.place.map { "\($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
             if count > list.count {
                 // Past what a run keeps with lines: say so, rather than a bare count.

@@ -25,6 +25,9 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 public protocol RecordHandler: AnyObject {
     /// One record; the bytes are valid only during the call.
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin)
+    /// One record that is an element of an array sharing its line with others
+    /// (a one-line array): `element` is its index, `offset` the stream offset it starts at.
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin)
     /// Input that could not be read or framed.
     func problem(_ problem: InputProblem)
     /// A member or file passed over on purpose (not tweet data).
@@ -42,6 +45,9 @@ public protocol RecordHandler: AnyObject {
 
 extension RecordHandler {
     public func beginStream(mapped: Bool) {}
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        record(bytes, line: line, origin: origin)
+    }
 }
 
 /// Something in the input that was skipped as bad (SPEC §8).
@@ -66,6 +72,9 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
     public var origin: Origin
     /// The line the bad record starts on; nil for a whole file or stream.
     public var line: Int?
+    /// For an element of an array that shares its line with others: its
+    /// index in the array and the offset of its first byte in the stream.
+    public var element: (index: Int, offset: Int64)?
     public var reason: String
 
     public init(_ kind: Kind, origin: Origin, line: Int?, reason: String) {
@@ -75,8 +84,15 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// `line 1`, or `line 1, element 3 (byte 1234)` for an element of a one-line array.
+    public var place: String? {
+        guard let line else { return nil }
+        guard let element else { return "line \(line)" }
+        return "line \(line), element \(element.index) (byte \(element.offset))"
+    }
+
     public var description: String {
-        if let line { return "\(origin), line \(line): \(reason)" }
+        if let place { return "\(origin), \(place): \(reason)" }
         return "\(origin): \(reason)"
     }
 }
@@ -219,6 +235,9 @@ public final class InputReader {
             case .record(let range, let line):
                 if framer.layout == .csv {
                     handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                } else if let place = framer.place(recordStart: range.lowerBound) {
+                    handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, element: place.element,
+                                   offset: place.offset, origin: origin)
                 } else {
                     handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
                 }
@@ -344,6 +363,8 @@ public final class InputReader {
                 let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range])
                 if framer.layout == .csv {
                     handler.csvRow(bytes, line: line, origin: origin)
+                } else if let place = framer.place(recordStart: range.lowerBound) {
+                    handler.record(bytes, line: line, element: place.element, offset: place.offset, origin: origin)
                 } else {
                     handler.record(bytes, line: line, origin: origin)
                 }

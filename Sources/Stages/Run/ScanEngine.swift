@@ -198,6 +198,19 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
         if b.isFull || b.count >= batchRecords { flush() }
     }
 
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        if !started { beginStream(mapped: false) }
+        if direct {
+            scanner.record(bytes, line: line, element: element, offset: offset, origin: origin)
+            if scanner.isFull { submitDirect(last: false, lines: 0) }
+            return
+        }
+        let b = currentBatch()
+        b.append(bytes, line: line, origin: origin)
+        b.elements[b.count - 1] = (element, offset)
+        if b.isFull || b.count >= batchRecords { flush() }
+    }
+
     func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
         if !started { beginStream(mapped: false) }
         csvHeader = header
@@ -266,7 +279,11 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
             let origin = b.origins[b.originIndex[i]]
             let h = b.csvHeaderIndex[i]
             if h < 0 {
-                scanner.record(b.record(i), line: b.lines[i], origin: origin)
+                if !b.elements.isEmpty, let e = b.elements[i] {
+                    scanner.record(b.record(i), line: b.lines[i], element: e.index, offset: e.offset, origin: origin)
+                } else {
+                    scanner.record(b.record(i), line: b.lines[i], origin: origin)
+                }
                 continue
             }
             if h != header {

@@ -51,6 +51,15 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
 
     var shouldStop: Bool { control.isStopped }
 
+    /// Where the record being scanned sits in its array, when its line cannot say.
+    private var element: (index: Int, offset: Int64)?
+
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element index: Int, offset: Int64, origin: Origin) {
+        element = (index, offset)
+        defer { element = nil }
+        record(bytes, line: line, origin: origin)
+    }
+
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
         if let failure = JSONError.message(of: { () throws(JSONError) in try decoder.decode(bytes) }) {
@@ -110,6 +119,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     var isFull: Bool { consumer.isFull }
 
     func problem(_ p: InputProblem) {
+        var p = p
+        if let element, p.line != nil { p.element = element }
         tally.addProblem(p)
         control.problemSeen(p)
     }
@@ -142,6 +153,9 @@ public final class UnitScanner: RecordHandler {
     public private(set) var lastTally = ScanTally()
     public var shouldStop: Bool { scanner.shouldStop }
     public func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.record(bytes, line: line, origin: origin) }
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        scanner.record(bytes, line: line, element: element, offset: offset, origin: origin)
+    }
     public func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) { scanner.beginCSV(header, line: line, origin: origin) }
     public func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.csvRow(bytes, line: line, origin: origin) }
     public func problem(_ p: InputProblem) { scanner.problem(p) }
