@@ -92,6 +92,15 @@ struct Console {
         Console.writeStderr(text)
     }
 
+    /// Says why a report from entities is empty when no tweet read had any
+    /// (v2 fetched without `tweet.fields=entities`, a stripped v1.1 dump).
+    func hintWithoutEntities(_ ledger: ProblemLedger, mentionsFrom: MentionSource) {
+        let s = ledger.stats
+        guard !quiet, mentionsFrom == .entities, s.tweets > 0, s.tweetsWithEntities == 0 else { return }
+        warn("none of the \(s.tweets) tweets read has entities (v2 fetched without tweet.fields=entities, or a stripped "
+             + "dump), so their hashtags and mentions are not seen: try --mentions-from text")
+    }
+
     /// A run's bad input, from its ledger.
     func reportProblems(_ ledger: ProblemLedger) {
         reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords, unnamed: ledger.unnamedProblems)

@@ -73,6 +73,7 @@ struct ExtractCommand {
         writer.flush()
         if writer.closed { return 0 }
         console.reportProblems(ledger)
+        console.hintWithoutEntities(ledger, mentionsFrom: input.mentionsFrom)
         return ledger.nothingRead ? 1 : 0
     }
 }

@@ -141,6 +141,7 @@ struct IngestCommand: Command {
             let outcome = try store.ingest(plan, inputs: paths, options: options, control: control,
                                            ledger: ProblemLedger(plan: plan))
             console.reportProblems(outcome.ledger)
+            console.hintWithoutEntities(outcome.ledger, mentionsFrom: input.mentionsFrom)
             if input.strict, let p = control.stoppingProblem {
                 console.warn(p.description)
                 console.warn("stopped: --strict stops at the first bad input; the batches committed before it are kept")

@@ -141,6 +141,7 @@ struct PairsCommand {
         if let status = Self.write(pairs, format: format) { return status }
 
         console.reportProblems(ledger)
+        console.hintWithoutEntities(ledger, mentionsFrom: input.mentionsFrom)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.matched = pairs.map { ($0.term.description, $0.tweets) }

@@ -115,6 +115,7 @@ struct ReportCommand {
         let document = ReportDocument(reports: reports, summary: summaryItems(summary))
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
         console.reportProblems(ledger)
+        console.hintWithoutEntities(ledger, mentionsFrom: input.mentionsFrom)
         // The summary is for people (stderr a terminal) and logs (--progress=plain).
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)

@@ -52,4 +52,40 @@ final class HardeningTests: XCTestCase {
         let pretty = try Smashtag.run(["report", "*", ShapesTests.dozen.appendingPathComponent("dozen-array.json").path, "-q"])
         XCTAssertFalse(pretty.stderr.contains("element"), pretty.stderr)
     }
+
+    /// Item 6: a dump without entities (v2 fetched without
+    /// `tweet.fields=entities`, a stripped v1.1 dump) gave an empty report
+    /// and no hint; now stderr says to try `--mentions-from text`.
+    func testDumpWithoutEntitiesSaysTryMentionsFromText() throws {
+        func strip(_ value: Any) -> Any {
+            if let o = value as? [String: Any] {
+                return o.filter { $0.key != "entities" }.mapValues(strip)
+            }
+            if let a = value as? [Any] { return a.map(strip) }
+            return value
+        }
+        let lines = FaultMatrixTests.dozenLines.filter { !$0.isEmpty }
+        var out = ""
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            out += String(decoding: try JSONSerialization.data(withJSONObject: strip(object)), as: UTF8.self) + "\n"
+        }
+        XCTAssertFalse(out.contains("\"entities\""))
+        let bare = dir.appendingPathComponent("no-entities.jsonl")
+        try Data(out.utf8).write(to: bare)
+        let hint = "so their hashtags and mentions are not seen: try --mentions-from text"
+        let r = try Smashtag.run(["report", "*", bare.path, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.contains(",hashtag,"), "only retweeted authors, which need no entities: \(r.stdout)")
+        XCTAssertTrue(r.stderr.contains("none of the 12 tweets read has entities"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(hint), r.stderr)
+        let text = try Smashtag.run(["report", "*", bare.path, "--format", "csv", "--min-count", "1", "--mentions-from", "text"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("#stanford"), text.stdout)
+        XCTAssertFalse(text.stderr.contains(hint), text.stderr)
+        // One tweet with entities among them: the mentions are there, no hint.
+        let mixed = try Smashtag.run(["report", "*", FaultMatrixTests.good, bare.path, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(mixed.stdout, Self.expected)
+        XCTAssertFalse(mixed.stderr.contains(hint), mixed.stderr)
+    }
 }

@@ -70,6 +70,7 @@ public final class TweetDecoder {
                              author: DecodedTweet.AuthorRef(name: f.author, id: f.authorID),
                              text: f.longText ?? f.fullText ?? f.text, createdAt: f.createdAt, lang: f.lang)
         t.markedRetweet = f.retweet != nil || f.retweetRef != nil
+        t.hasEntities = f.hasEntities
         if let rt = retweet(of: index) {
             let r = objects[rt]
             t.retweeted = DecodedTweet.Retweeted(hashtags: r.ownHashtags, users: r.ownUsers,
@@ -155,6 +156,7 @@ public final class TweetDecoder {
             if !f.idFromStr { f.setID(v, fromStr: false) }
         case .entities:
             f.hasContent = true
+            f.hasEntities = true
             let (h, u) = try entities(&s)
             f.hashtags = h; f.users = u
         case .text:
@@ -268,6 +270,7 @@ public final class TweetDecoder {
                 let (h, u) = try self.entities(&s)
                 f.longHashtags = h; f.longUsers = u
                 f.hasLongEntities = true
+                f.hasEntities = true
             } else if s.key(key, is: "full_text") || s.key(key, is: "text") {
                 f.longText = try s.stringOrSkip()
             } else {
@@ -381,6 +384,8 @@ struct TweetFields {
     var longHashtags: Range<Int> = 0..<0
     var longUsers: Range<Int> = 0..<0
     var hasLongEntities = false
+    /// Whether the object has an `entities` object (its own or its long form's), empty or not.
+    var hasEntities = false
     var text: ByteSpan?
     var fullText: ByteSpan?
     var longText: ByteSpan?

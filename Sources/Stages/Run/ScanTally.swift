@@ -59,6 +59,8 @@ public struct RunStats: Sendable, Equatable {
     public var bytes: Int64 = 0
     public var records = 0
     public var tweets = 0
+    /// Tweets that came with entities (or from a CSV row, which needs none).
+    public var tweetsWithEntities = 0
     public var notices = 0
     public var badRecords = 0
     /// `badRecords` by kind.
@@ -72,6 +74,7 @@ public struct RunStats: Sendable, Equatable {
 
     mutating func add(_ o: RunStats) {
         inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
+        tweetsWithEntities += o.tweetsWithEntities
         notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
         badByKind.merge(o.badByKind, uniquingKeysWith: +)
     }

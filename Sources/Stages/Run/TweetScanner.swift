@@ -80,7 +80,10 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             }
         }
         let record = decoder.record
-        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen) }
+        for tweet in record.tweets {
+            if tweet.hasEntities { tally.stats.tweetsWithEntities += 1 }
+            take(tweet, of: record, using: extractor, screen: screen)
+        }
     }
 
     // MARK: CSV
@@ -101,6 +104,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let record = csv.record
         pendingTweets += record.tweets.count
         let entities = csv.header?.hasEntities == true
+        // A row without entity columns takes its mentions from its text, as it should: nothing is missing.
+        tally.stats.tweetsWithEntities += record.tweets.count
         let chosen = entities ? extractor : textExtractor
         for tweet in record.tweets { take(tweet, of: record, using: chosen, screen: entities ? screen : nil) }
     }
