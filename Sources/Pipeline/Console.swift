@@ -63,7 +63,7 @@ struct Console {
             return repaired == 0 ? "skipped" : repaired == list.count ? "repaired" : "skipped or repaired"
         }
         // Whole inputs (empty, unreadable, corrupt) and records are named as what they are.
-        let inputKinds: Set<InputProblem.Kind> = [.empty, .unreadable, .corrupt]
+        let inputKinds: Set<InputProblem.Kind> = [.empty, .unreadable, .corrupt, .limit]
         let wholeInputs = problems.filter { inputKinds.contains($0.kind) }.count
         let noun = wholeInputs == 0 ? (total == 1 ? "record" : "records")
             : wholeInputs >= total ? (total == 1 ? "input" : "inputs")
@@ -73,14 +73,14 @@ struct Console {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
             text += "  \(VisibleText.escaped(origin.description)): \(count) \(verb(list))\n"
-            let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
+            let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind.stopsStream }
             for (_, p) in shown {
                 text += "    " + (p.place.map { "\($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
             if count > list.count {
                 // Past what a run keeps with lines: say so, rather than a bare count.
-                text += "    … and \(count - shown.count) more, counted but not kept (a run keeps the lines of its first "
-                    + "\(ProblemLedger.problemLimit) problems; --stats FILE has every count by reason)\n"
+                text += "    … and \(count - shown.count) more, counted but not kept (only a run's first problems keep "
+                    + "their lines; --stats FILE counts every one by reason)\n"
             } else if count > shown.count {
                 text += "    … and \(count - shown.count) more\n"
             }

@@ -18,7 +18,12 @@ struct InputOptions {
     var strict = false
     var mentionsFrom = MentionSource.entities
     var csvColumns = CSVColumns()
-    var policy = ReadPolicy()
+    var policy: ReadPolicy = {
+        var p = ReadPolicy()
+        // SMASHTAG_MAX_MEMBERS lets tests reach the member budget with a small archive.
+        if let n = ProcessInfo.processInfo.environment["SMASHTAG_MAX_MEMBERS"].flatMap(Int.init), n > 0 { p.maxMembers = n }
+        return p
+    }()
 
     static let names = ["--jobs", "--max-record", "--strict", "--mentions-from", "--id-column", "--text-column",
                         "--author-column", "--deleted", "--no-input-limits"]

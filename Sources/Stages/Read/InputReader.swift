@@ -66,6 +66,11 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         case empty = "empty input"
         case unreadable = "unreadable input"
         case corrupt = "corrupt or truncated data"
+        /// An input given up at one of `ReadPolicy`'s bounds (a bomb, not text, no tweets).
+        case limit = "input limit reached"
+
+        /// Whether it ends a whole stream or input (always shown: it says why the records stop).
+        public var stopsStream: Bool { self == .corrupt || self == .unreadable || self == .limit }
     }
 
     public var kind: Kind
@@ -116,6 +121,10 @@ public final class InputReader {
     public private(set) var lastUnitBytes: Int64 = 0
     /// Containers nest at most this deep (a zip bomb of zips ends here).
     static let maxDepth = 8
+    /// How deep they nest under `--no-input-limits` (recursion stays finite).
+    static let maxDepthUnlimited = 32
+    /// What the current input has cost so far, against `policy`'s bounds.
+    private var budget = InputBudget()
 
     /// - Parameters:
     ///   - maxRecord: the longest record kept; longer ones are reported and skipped.
@@ -139,6 +148,7 @@ public final class InputReader {
     @discardableResult
     public func read(_ unit: WorkUnit, handler: RecordHandler) -> Int {
         lastUnitBytes = 0
+        budget = InputBudget()
         let origin = Origin(path: unit.displayPath)
         let source: ByteSource
         switch unit.kind {
@@ -156,6 +166,8 @@ public final class InputReader {
             }
         }
         if let file = source as? FileSource { file.progress = progress }
+        budget.stored = source as? FileSource
+        defer { budget.stored = nil }
         defer { if let file = source as? FileSource { lastUnitBytes += file.bytesRead } }
         if case .tarMember(_, _, let member) = unit.kind {
             return readFirstMember(source, origin: origin.member(member), handler: handler)
@@ -233,6 +245,11 @@ public final class InputReader {
             }
             switch event {
             case .record(let range, let line):
+                if !budget.tweetLikeSeen, framer.layout != .csv,
+                   let p = budget.noTweet(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin, policy) {
+                    handler.problem(p)
+                    return framer.line - 1
+                }
                 if framer.layout == .csv {
                     handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
                 } else if let place = framer.place(recordStart: range.lowerBound) {
@@ -295,9 +312,11 @@ public final class InputReader {
             if passedOverScript(prefix, origin: origin, handler: handler) { return 0 }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
         }
-        guard depth < InputReader.maxDepth else {
-            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
-                                         reason: "archives nested more than \(InputReader.maxDepth) deep; not opened"))
+        let maxDepth = policy.maxMembers == nil ? InputReader.maxDepthUnlimited : InputReader.maxDepth
+        guard depth < maxDepth else {
+            handler.problem(InputProblem(.limit, origin: origin, line: nil,
+                                         reason: "archives nested more than \(maxDepth) deep; not opened"
+                                            + (policy.maxMembers == nil ? "" : " (--no-input-limits opens \(InputReader.maxDepthUnlimited))")))
             return 0
         }
         if magic == .compressed("gzip") {
@@ -319,7 +338,7 @@ public final class InputReader {
             return 0
         }
         var lines = 0
-        while !handler.shouldStop {
+        while !handler.shouldStop && !budget.spent {
             let entry: ArchiveReader.Entry
             do {
                 guard let next = try archive.nextEntry(damaged: { error in
@@ -334,6 +353,14 @@ public final class InputReader {
                 break
             }
             guard entry.isRegularFile else { continue }
+            budget.members += 1
+            if let max = policy.maxMembers, budget.members > max {
+                budget.spent = true
+                handler.problem(InputProblem(.limit, origin: origin, line: nil,
+                                             reason: "more than \(max) archive members in one input (nested archives, a zip "
+                                                + "bomb?): the rest is skipped (--no-input-limits reads on)"))
+                break
+            }
             if entry.isRaw {
                 lines += read(archive.entryData(), origin: origin, depth: depth + 1, handler: handler)
                 continue
@@ -361,6 +388,10 @@ public final class InputReader {
             switch event {
             case .record(let range, let line):
                 let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range])
+                if !budget.tweetLikeSeen, framer.layout != .csv, let p = budget.noTweet(bytes, line: line, origin: origin, policy) {
+                    handler.problem(p)
+                    return framer.line - 1
+                }
                 if framer.layout == .csv {
                     handler.csvRow(bytes, line: line, origin: origin)
                 } else if let place = framer.place(recordStart: range.lowerBound) {
@@ -391,6 +422,11 @@ public final class InputReader {
                     let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                     if n == 0 { atEnd = true }
                     filled += n
+                    budget.expanded += Int64(n)
+                    if let p = budget.overExpanded(origin: origin, line: framer.line, policy) {
+                        handler.problem(p)
+                        return framer.line - 1
+                    }
                 } catch {
                     handler.problem(InputProblem(.corrupt, origin: origin, line: framer.line,
                                                  reason: "corrupt or truncated data, the rest is skipped: \(error.message)"))

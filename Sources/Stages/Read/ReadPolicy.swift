@@ -18,8 +18,8 @@ public struct ReadPolicy: Sendable, Equatable {
     /// Archive members (at any depth) one input may hold [default: 1,000,000].
     public var maxMembers: Int? = 1_000_000
     /// Records in a row, from the start of an input, none of them a tweet,
-    /// after which the rest of the input is given up [default: 10,000,000].
-    public var maxRecordsWithoutTweet: Int? = 10_000_000
+    /// after which the rest of the input is given up [default: 100,000].
+    public var maxRecordsWithoutTweet: Int? = 100_000
 
     public init() {}
 

@@ -30,7 +30,7 @@ public final class ProblemLedger {
     /// Problems that stop a whole stream the ledger keeps besides.
     public static let streamProblemLimit = 1000
     /// Files or members the ledger counts bad input of by name.
-    public static let originLimit = 10_000
+    public static let originLimit = 1000
     /// Members passed over the ledger names.
     public static let skippedLimit = 1000
     private var streamProblems = 0
@@ -80,7 +80,7 @@ public final class ProblemLedger {
         }
         stats.add(t.stats)
         for p in t.problems {
-            let whole = p.kind == .corrupt || p.kind == .unreadable
+            let whole = p.kind.stopsStream
             if problems.count - streamProblems < ProblemLedger.problemLimit {
                 problems.append(p)
             } else if whole && streamProblems < ProblemLedger.streamProblemLimit {

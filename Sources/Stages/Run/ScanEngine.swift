@@ -230,14 +230,22 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
 
     func problem(_ p: InputProblem) {
         if direct { scanner.problem(p); return }
-        currentBatch().problems.append(p)
+        let b = currentBatch()
+        b.problems.append(p)
         control.problemSeen(p)
+        // A stream of nothing but problems (empty members by the million) hands them on in bounded pieces.
+        if b.problems.count + b.skipped.count >= BatchBuilder.notesPerBatch { flush() }
     }
 
     func skipped(_ origin: Origin, reason: String) {
         if direct { scanner.skipped(origin, reason: reason); return }
-        currentBatch().skipped.append((origin, reason))
+        let b = currentBatch()
+        b.skipped.append((origin, reason))
+        if b.problems.count + b.skipped.count >= BatchBuilder.notesPerBatch { flush() }
     }
+
+    /// Problems and passed-over members a batch holds at most.
+    static var notesPerBatch: Int { 1024 }
 
     var shouldStop: Bool { control.isStopped }
 

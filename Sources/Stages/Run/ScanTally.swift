@@ -42,7 +42,7 @@ public struct ScanTally: Sendable {
         }
         // Damage to a whole stream or container is kept past the limit: it says why the records stop.
         if problems.count < ScanTally.problemLimit
-            || ((p.kind == .corrupt || p.kind == .unreadable) && problems.count < ScanTally.streamProblemLimit) {
+            || (p.kind.stopsStream && problems.count < ScanTally.streamProblemLimit) {
             problems.append(p)
         }
     }
