@@ -138,8 +138,12 @@ struct IngestCommand: Command {
             let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
             guard console.warnAbout(plan, strict: input.strict) else { return 1 }
             let control = RunControl(strict: input.strict)
+            // As a report does: SIGINT or SIGTERM stops the workers; the batches committed stay.
+            let interrupts = InterruptHandler(control: control, unwritten: "the batches committed so far are kept")
+            defer { interrupts.cancel() }
             let outcome = try store.ingest(plan, inputs: paths, options: options, control: control,
                                            ledger: ProblemLedger(plan: plan))
+            if let code = interrupts.exitStatus() { return code }
             console.reportProblems(outcome.ledger)
             console.hintWithoutEntities(outcome.ledger, mentionsFrom: input.mentionsFrom)
             if input.strict, let p = control.stoppingProblem {

@@ -186,6 +186,9 @@ public final class InputReader {
             }
             let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns,
                                          includeDeleted: policy.includeDeleted)
+            if kind == .text && Magic.isISO9660(mapped.bytes) {
+                return read(source, origin: origin, depth: 0, handler: handler)  // a disc image: libarchive reads it
+            }
             if kind == .text && !passedOverScript(Array(mapped.bytes.prefix(4096)), origin: origin, handler: handler) {
                 return frame(mapped, origin: origin, layout: .undecided, handler: handler)
             }
@@ -212,6 +215,10 @@ public final class InputReader {
         do {
             let archive = try ArchiveReader(source: source)
             guard let entry = try archive.nextEntry(), entry.isRegularFile else { return 0 }
+            if let target = entry.hardLink {
+                handler.skipped(origin, reason: InputReader.hardLinkReason(target))
+                return 0
+            }
             return read(archive.entryData(), origin: origin, depth: 1, handler: handler)
         } catch {
             handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "corrupt tar member: \(error.message)"))
@@ -292,9 +299,15 @@ public final class InputReader {
     @discardableResult
     public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, reportEmpty: Bool = true,
                      handler: RecordHandler) -> Int {
-        let prefix: [UInt8], stream: ByteSource
+        var prefix: [UInt8], stream: ByteSource
         do {
             (prefix, stream) = try sniff(source, count: 4096)
+            if prefix.count == 4096 && !prefix.contains(where: { $0 != 0 }) {
+                // 4 KiB of zeros may be an ISO 9660 image's system area: its magic is at 32 KiB.
+                let deeper = try sniff(stream, count: Magic.isoMagicEnd)
+                stream = deeper.source
+                if Magic.isISO9660(deeper.prefix) { prefix = deeper.prefix }
+            }
         } catch {
             // A file that cannot be read, or a member or stream damaged before its first bytes.
             handler.problem(source is FileSource
@@ -306,7 +319,8 @@ public final class InputReader {
             if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
-        let kind = StreamSniffer.kind(of: prefix, columns: csvColumns, includeDeleted: policy.includeDeleted)
+        var kind = StreamSniffer.kind(of: prefix, columns: csvColumns, includeDeleted: policy.includeDeleted)
+        if Magic.isISO9660(prefix) { kind = .archive(.container("iso9660")) }
         guard case .archive(let magic) = kind else {
             if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
             if passedOverScript(prefix, origin: origin, handler: handler) { return 0 }
@@ -366,6 +380,10 @@ public final class InputReader {
                 continue
             }
             let memberOrigin = origin.member(entry.path)
+            if let target = entry.hardLink {
+                handler.skipped(memberOrigin, reason: InputReader.hardLinkReason(target))
+                continue
+            }
             if let why = InputReader.skipReason(name: entry.path) {
                 handler.skipped(memberOrigin, reason: why)
                 continue
@@ -434,6 +452,11 @@ public final class InputReader {
                 }
             }
         }
+    }
+
+    /// Why a hard-link member is passed over: its bytes are its target's, read there.
+    static func hardLinkReason(_ target: String) -> String {
+        "a hard link to \(target), whose tweets are read there (not again)"
     }
 
     /// The file shrank while it was mapped: what was read counts, the rest is gone.

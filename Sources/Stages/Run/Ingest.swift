@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How an ingest runs; each default is what a nightly job wants.
 public struct IngestOptions: Sendable {
     /// Worker threads reading and decoding [default: all cores].
@@ -106,7 +110,12 @@ extension Store {
                     writer.fileDone(states[file], path: units[piece.unit].displayPath)
                 }
             }
-            if control.isStopped {
+            if control.interruptingSignal != 0 {
+                // SIGINT or SIGTERM: the batches committed stay; the one being filled is dropped.
+                writer.abandon()
+                let name = control.interruptingSignal == SIGINT ? "SIGINT" : "SIGTERM"
+                try endRun(run, outcome: "interrupted", message: "interrupted by \(name); the batches committed before it are kept")
+            } else if control.isStopped {
                 // --strict stopped the run at a bad record: nothing after the last commit counts.
                 writer.abandon()
                 try endRun(run, outcome: "stopped", message: control.stoppingProblem.map { "--strict: \($0)" })
