@@ -10,10 +10,11 @@ _smashtag() {
     case $prev in
         --format) COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur")); return ;;
         --min-count|--top|--jobs|-j|--max-record|-t|--term) return ;;
+        --deleted) COMPREPLY=($(compgen -W "skip include" -- "$cur")); return ;;
         --stats|-o|--output) _filedir; return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --no-input-limits --deleted --progress --progress=plain --progress=off --stats --quiet --help" -- "$cur"))
         return
     fi
     _filedir

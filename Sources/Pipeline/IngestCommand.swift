@@ -37,6 +37,8 @@ struct IngestCommand: Command {
                             CSV author column [default: author.username,
                             user_screen_name, screen_name, username]
         --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
+        --no-input-limits   Read every input to its end (see `smashtag report --help`)
+        --deleted WHAT      skip or include an account archive's deleted tweets [default: skip]
 
     RUNNING:
         -j, --jobs N        Worker threads reading dumps [default: all cores];
