@@ -182,7 +182,7 @@ public struct InputPlan {
 
     /// Tars with more members than this are read whole, as one stream (a
     /// work unit per member would cost memory per member).
-    static let tarSplitMaxMembers = 65_536
+    static let tarSplitMaxMembers = 1_000_000
 
     /// The regular members of an uncompressed tar with their byte ranges
     /// (header to next header); nil when it is not one, holds fewer than two
