@@ -10,11 +10,12 @@ _smashtag() {
     case $prev in
         --format) COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur")); return ;;
         --retweets) COMPREPLY=($(compgen -W "include exclude only" -- "$cur")); return ;;
-        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns) return ;;
+        --deleted) COMPREPLY=($(compgen -W "skip include" -- "$cur")); return ;;
+        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--by|--tz) return ;;
         --stats|-o|--output) _filedir; return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --progress --progress=plain --progress=off --stats --quiet --help --since --until --retweets --lang --columns" -- "$cur"))
+        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --no-input-limits --deleted --progress --progress=plain --progress=off --stats --quiet --help --since --until --retweets --lang --columns --by --tz" -- "$cur"))
         return
     fi
     _filedir

@@ -29,6 +29,9 @@ struct Console {
             warn(p.description)
             if strict { return false }
         }
+        if plan.unlistedProblems > 0 {
+            warn("… and \(plan.unlistedProblems) more paths that cannot be read (the first \(InputPlan.listLimit) are named)")
+        }
         return true
     }
 
@@ -37,7 +40,11 @@ struct Console {
     /// Damage to a whole stream or container (corrupt, truncated, unreadable)
     /// is always shown, whatever else was; `counts` are the true numbers by
     /// file or member when `problems` holds only the first few of them.
-    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int) {
+    ///
+    /// - Parameter unnamed: bad input counted in files or members that are
+    ///   not named (past the first `ProblemLedger.originLimit`).
+    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int,
+                        unnamed: Int = 0) {
         guard total > 0 else { return }
         var order: [Origin] = []
         var byOrigin: [Origin: [InputProblem]] = [:]
@@ -56,7 +63,7 @@ struct Console {
             return repaired == 0 ? "skipped" : repaired == list.count ? "repaired" : "skipped or repaired"
         }
         // Whole inputs (empty, unreadable, corrupt) and records are named as what they are.
-        let inputKinds: Set<InputProblem.Kind> = [.empty, .unreadable, .corrupt]
+        let inputKinds: Set<InputProblem.Kind> = [.empty, .unreadable, .corrupt, .limit]
         let wholeInputs = problems.filter { inputKinds.contains($0.kind) }.count
         let noun = wholeInputs == 0 ? (total == 1 ? "record" : "records")
             : wholeInputs >= total ? (total == 1 ? "input" : "inputs")
@@ -66,18 +73,37 @@ struct Console {
             let list = byOrigin[origin] ?? []
             let count = max(countByOrigin[origin] ?? 0, list.count)
             text += "  \(VisibleText.escaped(origin.description)): \(count) \(verb(list))\n"
-            let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind == .corrupt || $0.element.kind == .unreadable }
+            let shown = list.enumerated().filter { $0.offset < 5 || $0.element.kind.stopsStream }
             for (_, p) in shown {
-                text += "    " + (p.line.map { "line \($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
+                text += "    " + (p.place.map { "\($0): " } ?? "") + VisibleText.escaped(p.reason) + "\n"
             }
-            if count > shown.count { text += "    … and \(count - shown.count) more\n" }
+            if count > list.count {
+                // Past what a run keeps with lines: say so, rather than a bare count.
+                text += "    … and \(count - shown.count) more, counted but not kept (only a run's first problems keep "
+                    + "their lines; --stats FILE counts every one by reason)\n"
+            } else if count > shown.count {
+                text += "    … and \(count - shown.count) more\n"
+            }
+        }
+        if unnamed > 0 {
+            text += "  … and \(unnamed) more in other files or members, counted but not named (a run names the first "
+                + "\(ProblemLedger.originLimit) files or members with bad input)\n"
         }
         Console.writeStderr(text)
     }
 
+    /// Says why a report from entities is empty when no tweet read had any
+    /// (v2 fetched without `tweet.fields=entities`, a stripped v1.1 dump).
+    func hintWithoutEntities(_ ledger: ProblemLedger, mentionsFrom: MentionSource) {
+        let s = ledger.stats
+        guard !quiet, mentionsFrom == .entities, s.tweets > 0, s.tweetsWithEntities == 0 else { return }
+        warn("none of the \(s.tweets) tweets read has entities (v2 fetched without tweet.fields=entities, or a stripped "
+             + "dump), so their hashtags and mentions are not seen: try --mentions-from text")
+    }
+
     /// A run's bad input, from its ledger.
     func reportProblems(_ ledger: ProblemLedger) {
-        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords)
+        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords, unnamed: ledger.unnamedProblems)
     }
 
     /// `--stats FILE`: the run summary as one JSON object, through `OutputFile`

@@ -11,6 +11,8 @@ struct DumpScan {
     /// How progress was shown (the summary follows the same rule).
     let mode: ProgressDisplay.Mode
     let ledger: ProblemLedger
+    /// `--mentions-from`, for the hint a run without entities gets.
+    let mentionsFrom: MentionSource
 
     /// What a scan ended in: done, its output still to write, or an exit status.
     enum Outcome {
@@ -19,8 +21,9 @@ struct DumpScan {
     }
 
     /// Scans `paths` for `run`'s terms into `sink`.
-    static func run(_ run: ParallelRun, paths: [String], strict: Bool, quiet: Bool, progress: ProgressDisplay.Mode,
+    static func run(_ run: ParallelRun, input: InputOptions, paths: [String], quiet: Bool, progress: ProgressDisplay.Mode,
                     into sink: ExtractionSink) -> Outcome {
+        let strict = input.strict
         let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
         let control = RunControl(strict: strict)
         let console = Console(quiet: quiet)
@@ -42,13 +45,15 @@ struct DumpScan {
             console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
             return .exit(1)
         }
-        return .scanned(DumpScan(console: console, interrupts: interrupts, mode: mode, ledger: ledger))
+        return .scanned(DumpScan(console: console, interrupts: interrupts, mode: mode, ledger: ledger,
+                                 mentionsFrom: input.mentionsFrom))
     }
 
     /// Names the bad input, prints the summary where it belongs (stderr a
     /// terminal, or `--progress=plain`) and writes `--stats`; the exit status.
     func finish(_ summary: RunSummary, quiet: Bool, progress: ProgressDisplay.Mode, statsPath: String?) -> Int32 {
         console.reportProblems(ledger)
+        console.hintWithoutEntities(ledger, mentionsFrom: mentionsFrom)
         if !quiet && (mode == .terminal || mode == .plain || (progress == .auto && isatty(2) == 1)) {
             Console.writeStderr(summary.text)
         }
@@ -61,6 +66,8 @@ struct DumpScan {
 extension InputOptions {
     /// The engine for `terms`, read as these options say.
     func parallelRun(_ terms: [Term]) -> ParallelRun {
-        ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord, extractor: extractor, csvColumns: csvColumns)
+        var run = ParallelRun(terms: terms, jobs: jobs, maxRecord: maxRecord, extractor: extractor, csvColumns: csvColumns)
+        run.policy = policy
+        return run
     }
 }

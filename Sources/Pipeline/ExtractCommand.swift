@@ -17,6 +17,8 @@ struct ExtractCommand {
     var quiet = false
     var pathsFromStdin = false
     var listInputs = false
+    /// `-0`/`--null`: paths end with NUL, not a line break (so any path can be listed and read back).
+    var nullSeparated = false
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
@@ -30,10 +32,12 @@ struct ExtractCommand {
             case "-q", "--quiet": quiet = true
             case "--paths-from-stdin": pathsFromStdin = true
             case "--list-inputs": listInputs = true
+            case "-0", "--null": nullSeparated = true
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
                                                                "--quiet", "--paths-from-stdin", "--list-inputs", "--mentions-from",
-                                                               "--id-column", "--text-column", "--author-column"]
+                                                               "--id-column", "--text-column", "--author-column", "--null",
+                                                               "--deleted", "--no-input-limits"]
                                                  + FilterOptions.names)
             }
         }
@@ -51,7 +55,13 @@ struct ExtractCommand {
 
     func run() -> Int32 {
         var inputs = paths
-        if pathsFromStdin {
+        if pathsFromStdin && nullSeparated {
+            // Paths as `find -print0` and `--list-inputs --null` write them: any byte but NUL.
+            let all = FileHandle.standardInput.readDataToEndOfFile()
+            for path in all.split(separator: 0, omittingEmptySubsequences: true) {
+                inputs.append(String(decoding: path, as: UTF8.self))
+            }
+        } else if pathsFromStdin {
             while let line = readLine(strippingNewline: true) {
                 let path = line.hasSuffix("\r") ? String(line.dropLast()) : line
                 if !path.isEmpty { inputs.append(path) }
@@ -70,6 +80,7 @@ struct ExtractCommand {
         let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
+        run.policy = input.policy
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
         run.times = buckets != nil
@@ -84,6 +95,7 @@ struct ExtractCommand {
         writer.flush()
         if writer.closed { return 0 }
         console.reportProblems(ledger)
+        console.hintWithoutEntities(ledger, mentionsFrom: input.mentionsFrom)
         return ledger.nothingRead ? 1 : 0
     }
 }
@@ -111,8 +123,12 @@ extension ExtractCommand {
             // The members of a tar are units of their own: list the tar once.
             if !unit.startsInput && path == previous { continue }
             previous = path
+            if nullSeparated {
+                out += path + "\0"
+                continue
+            }
             guard !path.contains(where: \.isNewline) else {
-                console.warn("\(path): a path with a line break cannot be listed one a line; left out")
+                console.warn("\(path): a path with a line break cannot be listed one a line; left out (--null lists it)")
                 if input.strict { return 1 }
                 continue
             }

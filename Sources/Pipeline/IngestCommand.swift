@@ -37,6 +37,8 @@ struct IngestCommand: Command {
                             CSV author column [default: author.username,
                             user_screen_name, screen_name, username]
         --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
+        --no-input-limits   Read every input to its end (see `smashtag report --help`)
+        --deleted WHAT      skip or include an account archive's deleted tweets [default: skip]
 
     RUNNING:
         -j, --jobs N        Worker threads reading dumps [default: all cores];
@@ -112,6 +114,7 @@ struct IngestCommand: Command {
         options.maxRecord = input.maxRecord
         options.extractor = input.extractor
         options.csvColumns = input.csvColumns
+        options.policy = input.policy
         if let b = InputOptions.batchBytes { options.batchBytes = b }
         paths = reader.positional
         guard !paths.isEmpty else {
@@ -137,9 +140,14 @@ struct IngestCommand: Command {
             let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
             guard console.warnAbout(plan, strict: input.strict) else { return 1 }
             let control = RunControl(strict: input.strict)
+            // As a report does: SIGINT or SIGTERM stops the workers; the batches committed stay.
+            let interrupts = InterruptHandler(control: control, unwritten: "the batches committed so far are kept")
+            defer { interrupts.cancel() }
             let outcome = try store.ingest(plan, inputs: paths, options: options, control: control,
                                            ledger: ProblemLedger(plan: plan))
+            if let code = interrupts.exitStatus() { return code }
             console.reportProblems(outcome.ledger)
+            console.hintWithoutEntities(outcome.ledger, mentionsFrom: input.mentionsFrom)
             if input.strict, let p = control.stoppingProblem {
                 console.warn(p.description)
                 console.warn("stopped: --strict stops at the first bad input; the batches committed before it are kept")

@@ -10,15 +10,23 @@ import Stages
 ///     --strict                  the first bad input stops the run
 ///     --mentions-from SOURCE    entities or text [default: entities]
 ///     --id-column, --text-column, --author-column NAME   a CSV export's columns
+///     --deleted skip|include    an account archive's deleted tweets [default: skip]
+///     --no-input-limits         lift the bounds on one input's work (bombs)
 struct InputOptions {
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     var maxRecord = 16 << 20
     var strict = false
     var mentionsFrom = MentionSource.entities
     var csvColumns = CSVColumns()
+    var policy: ReadPolicy = {
+        var p = ReadPolicy()
+        // SMASHTAG_MAX_MEMBERS lets tests reach the member budget with a small archive.
+        if let n = ProcessInfo.processInfo.environment["SMASHTAG_MAX_MEMBERS"].flatMap(Int.init), n > 0 { p.maxMembers = n }
+        return p
+    }()
 
     static let names = ["--jobs", "--max-record", "--strict", "--mentions-from", "--id-column", "--text-column",
-                        "--author-column"]
+                        "--author-column", "--deleted", "--no-input-limits"]
 
     /// Takes option `name` (and its value) when it is one of these.
     ///
@@ -37,6 +45,14 @@ struct InputOptions {
         case "--id-column": csvColumns.id = [try Self.column(try a.value(), name)]
         case "--text-column": csvColumns.text = [try Self.column(try a.value(), name)]
         case "--author-column": csvColumns.author = [try Self.column(try a.value(), name)]
+        case "--deleted":
+            let v = try a.value()
+            guard v == "skip" || v == "include" else { throw UsageError("--deleted must be skip or include, not '\(v)'") }
+            policy.includeDeleted = v == "include"
+        case "--no-input-limits":
+            let deleted = policy.includeDeleted
+            policy = .unlimited
+            policy.includeDeleted = deleted
         default: return false
         }
         return true

@@ -21,7 +21,8 @@ final class InterruptHandler: @unchecked Sendable {
     /// What a signal leaves unwritten, once the output is being written.
     private let note = Mutex<String?>(nil)
 
-    init(control: RunControl) {
+    /// - Parameter unwritten: what a signal during the run leaves undone, for its line on stderr.
+    init(control: RunControl, unwritten: String = "no report written") {
         self.control = control
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
@@ -35,7 +36,7 @@ final class InterruptHandler: @unchecked Sendable {
                     Console.writeStderr("smashtag: interrupted by \(name); \(note)\n")
                     _exit(128 + sig)
                 }
-                Console.writeStderr((isatty(2) == 1 ? "\r\u{1B}[K" : "") + "smashtag: interrupted by \(name); no report written\n")
+                Console.writeStderr((isatty(2) == 1 ? "\r\u{1B}[K" : "") + "smashtag: interrupted by \(name); \(unwritten)\n")
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.8) { _exit(128 + sig) }
             }
             source.resume()

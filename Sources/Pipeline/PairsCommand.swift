@@ -119,7 +119,7 @@ struct PairsCommand {
         run.filter = filters.filter
         let aggregator = PairAggregator(terms: terms)
         let scan: DumpScan
-        switch DumpScan.run(run, paths: paths, strict: input.strict, quiet: quiet, progress: progress, into: aggregator) {
+        switch DumpScan.run(run, input: input, paths: paths, quiet: quiet, progress: progress, into: aggregator) {
         case .exit(let code): return code
         case .scanned(let s): scan = s
         }

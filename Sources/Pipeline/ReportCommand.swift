@@ -107,7 +107,7 @@ struct ReportCommand {
         run.times = buckets != nil
         let aggregator = Aggregator(terms: terms, facts: filters.columns.facts, buckets: buckets)
         let scan: DumpScan
-        switch DumpScan.run(run, paths: paths, strict: input.strict, quiet: quiet, progress: progress, into: aggregator) {
+        switch DumpScan.run(run, input: input, paths: paths, quiet: quiet, progress: progress, into: aggregator) {
         case .exit(let code): return code
         case .scanned(let s): scan = s
         }

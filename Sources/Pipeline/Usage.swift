@@ -155,6 +155,13 @@ enum Usage {
                             reported, and a stream with no record in 64 × BYTES
                             (a decompression bomb) is given up (suffixes K, M,
                             G) [default: 16M]
+        --no-input-limits   Read every input to its end: an input is otherwise
+                            given up, and named, when it expands more than 200
+                            times past 1 GiB, holds more than 1,000,000 archive
+                            members or nests archives 8 deep, or starts with
+                            100,000 records none of which could be a tweet
+        --deleted WHAT      skip or include an account archive's deleted
+                            tweets (deleted-tweets.js) [default: skip, named]
 
     MESSAGES (all on stderr; stdout carries the report alone):
         --progress[=MODE]   terminal: a live line (bytes, MB/s, inputs, tweets,
@@ -228,8 +235,9 @@ enum Usage {
 
     INPUT AND RUNNING (as for `smashtag report`):
         --store FILE, --wait SECONDS, -j/--jobs N, --strict, --max-record BYTES,
-        --mentions-from SOURCE, --id-column, --text-column, --author-column NAME,
-        --progress[=MODE], --stats FILE, -q/--quiet, -h/--help
+        --no-input-limits, --deleted WHAT, --mentions-from SOURCE, --id-column,
+        --text-column, --author-column NAME, --progress[=MODE], --stats FILE,
+        -q/--quiet, -h/--help
 
     MEMORY: each worker keeps a table of the pairs it has seen (about 20 bytes a
     pair and term), folded into one at the end; dedup keeps a set of tweet ids
@@ -289,9 +297,12 @@ enum Usage {
         --by UNIT             Carry each tweet's creation time (version 2) and
                               leave out tweets of unknown time, for
                               `aggregate --by` (any unit and --tz there)
+        -0, --null            Paths end with NUL, not a line break, in
+                              --list-inputs and --paths-from-stdin (any path)
         -j, --jobs N          Worker threads [default: all cores]
         --strict              Stop at the first bad input with exit status 1
         --max-record BYTES    Longest record read [default: 16M]
+        --no-input-limits, --deleted WHAT: as for `smashtag report`
         -q, --quiet           Nothing on stderr but bad input
         -h, --help            Print this help and exit
 

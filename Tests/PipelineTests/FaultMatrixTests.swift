@@ -229,6 +229,146 @@ final class FaultMatrixTests: XCTestCase {
         XCTAssertLessThan(b.peakKiB, 256 << 10)
     }
 
+    // MARK: Bombs: bounded by input, the bound named (issue 17, item 16)
+
+    /// Nested zips whose leaves expand a thousand times: the nesting stays
+    /// within the depth, so only the ratio of expanded to stored bytes
+    /// (200 from 1 GiB on) stops it, named with the option that lifts it.
+    func testNestedZipBombStopsAtTheExpansionRatio() throws {
+        try require("zip")
+        let d = dir.path
+        try shell("cd '\(d)' && python3 -c \"import sys; l=b'{\\\"id\\\":1,\\\"text\\\":\\\"'+b'a'*(32<<20)+b'\\\"}\\n'; "
+                  + "sys.stdout.buffer.write(l*2)\" > leaf.json && zip -q9 leaf.zip leaf.json && rm leaf.json"
+                  + " && for i in 1 2 3 4 5 6 7 8; do cp leaf.zip l$i.zip; done && zip -q0 mid.zip l?.zip"
+                  + " && for i in 1 2 3 4 5 6 7 8; do cp mid.zip m$i.zip; done && zip -q0 bomb.zip m?.zip")  // 4 GiB in ~4 MB
+        let bomb = dir.appendingPathComponent("bomb.zip").path
+        let run = try measured(["report", "*", Self.good, bomb, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(run.result.status, 0, run.result.stderr)
+        XCTAssertEqual(run.result.stdout, Self.expected)
+        XCTAssertTrue(run.result.stderr.contains("more than 200 times: a decompression bomb; the rest of the input is skipped "
+                                                 + "(--no-input-limits reads on)"), run.result.stderr)
+        XCTAssertLessThan(run.peakKiB, 256 << 10, "peak RSS \(run.peakKiB) KiB")
+        let strict = try Smashtag.run(["report", "*", Self.good, bomb, "--strict"])
+        XCTAssertEqual(strict.status, 1, "--strict stops at the first over-long record: \(strict.stderr)")
+    }
+
+    /// 4 GB of `{}` lines in an 18 MB zip took 255 s and 654 MB; `/dev/urandom`
+    /// was read for ever. Records from an input's start none of which could
+    /// be a tweet end it at 100,000; `--no-input-limits` reads on.
+    func testRecordsThatAreNeverTweetsEndTheInput() throws {
+        try require("zip")
+        try shell("cd '\(dir.path)' && yes '{}' | head -c 300M > empty-objects.jsonl && zip -q empty-objects.zip empty-objects.jsonl"
+                  + " && rm empty-objects.jsonl && yes '{}' | head -n 150000 > some.jsonl")
+        let zip = dir.appendingPathComponent("empty-objects.zip").path
+        let run = try measured(["report", "*", Self.good, zip, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(run.result.status, 0, run.result.stderr)
+        XCTAssertEqual(run.result.stdout, Self.expected)
+        let bound = "none of the first 100000 records could be a tweet (none is JSON holding an id): not tweet data; "
+            + "the rest of the input is skipped (--no-input-limits reads on)"
+        XCTAssertTrue(run.result.stderr.contains(bound), run.result.stderr)
+        XCTAssertLessThan(run.peakKiB, 128 << 10, "peak RSS \(run.peakKiB) KiB")
+
+        let random = try measured(["report", "*", Self.good, "/dev/urandom", "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(random.result.status, 0, random.result.stderr)
+        XCTAssertEqual(random.result.stdout, Self.expected)
+        XCTAssertTrue(random.result.stderr.contains("/dev/urandom: "), random.result.stderr)
+        XCTAssertTrue(random.result.stderr.contains(bound), random.result.stderr)
+        XCTAssertLessThan(random.peakKiB, 128 << 10, "peak RSS \(random.peakKiB) KiB")
+
+        let some = dir.appendingPathComponent("some.jsonl").path
+        let limited = try Smashtag.run(["report", "*", some, "--stats", some + ".json"])
+        XCTAssertTrue(limited.stderr.contains(bound), limited.stderr)
+        let lifted = try Smashtag.run(["report", "*", some, "--no-input-limits", "--stats", some + ".json"])
+        XCTAssertEqual(lifted.status, 0, lifted.stderr)
+        XCTAssertFalse(lifted.stderr.contains("could be a tweet"), lifted.stderr)
+        let stats = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: some + ".json"))) as! [String: Any]
+        XCTAssertEqual(stats["bad_records_by_reason"] as? [String: Int], ["not a tweet": 150_000], "every line read and counted")
+    }
+
+    /// A member budget per input (1,000,000 by default; SMASHTAG_MAX_MEMBERS
+    /// makes it small here): the members after it are not read, and it says so.
+    func testMemberBudgetPerInput() throws {
+        try shell("cd '\(dir.path)' && mkdir m && for i in $(seq 40); do echo '{\"x\":1}' > m/$i.json; done"
+                  + " && cp '\(Self.good)' m/zz.jsonl && tar cf members.tar -C m $(cd m && ls | sort)")
+        let tar = dir.appendingPathComponent("members.tar").path
+        let r = try Smashtag.run(["report", "*", tar, "--format", "csv", "--min-count", "1"], environment: ["SMASHTAG_MAX_MEMBERS": "30"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n", "the dozen is the 41st member, past the budget")
+        XCTAssertTrue(r.stderr.contains("more than 30 archive members in one input (nested archives, a zip bomb?): the rest is "
+                                        + "skipped (--no-input-limits reads on)"), r.stderr)
+        let lifted = try Smashtag.run(["report", "*", tar, "--format", "csv", "--min-count", "1", "--no-input-limits"],
+                                      environment: ["SMASHTAG_MAX_MEMBERS": "30"])
+        XCTAssertEqual(lifted.stdout, Self.expected, lifted.stderr)
+    }
+
+    // MARK: Memory stays bounded however much is bad (issue 17, item 22)
+
+    /// 3M empty tar members took 1.06 GB and wrote 82 MB to stderr. Here
+    /// 50,000 (each a work unit of its own): memory and stderr stay bounded (the first problems named, the rest counted).
+    func testManyEmptyTarMembersKeepMemoryAndStderrBounded() throws {
+        let tar = dir.appendingPathComponent("empties.tar")
+        FileManager.default.createFile(atPath: tar.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: tar)
+        var block = Data()
+        for i in 0..<50_000 {
+            var h = [UInt8](repeating: 0, count: 512)
+            let name = Array("e\(i).json".utf8)
+            h.replaceSubrange(0..<name.count, with: name)
+            for (at, field) in [(100, "0000644\0"), (108, "0000000\0"), (116, "0000000\0"), (124, "00000000000\0"),
+                                (136, "14712345670\0")] {
+                h.replaceSubrange(at..<at + field.utf8.count, with: Array(field.utf8))
+            }
+            h[156] = UInt8(ascii: "0")
+            h.replaceSubrange(257..<263, with: Array("ustar\0".utf8))
+            h.replaceSubrange(263..<265, with: Array("00".utf8))
+            h.replaceSubrange(148..<156, with: Array(repeating: UInt8(ascii: " "), count: 8))
+            let sum = h.reduce(0) { $0 + Int($1) }
+            h.replaceSubrange(148..<156, with: Array((String(sum, radix: 8).leftPad(6) + "\0 ").utf8))
+            block.append(contentsOf: h)
+            if block.count >= 1 << 22 { handle.write(block); block.removeAll(keepingCapacity: true) }
+        }
+        block.append(Data(count: 1024))
+        handle.write(block)
+        try handle.close()
+        let run = try measured(["report", "*", Self.good, tar.path, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(run.result.status, 0, run.result.stderr)
+        XCTAssertEqual(run.result.stdout, Self.expected)
+        XCTAssertTrue(run.result.stderr.contains("(member e0.json): 1 skipped\n    empty, nothing to read"), String(run.result.stderr.prefix(2000)))
+        XCTAssertTrue(run.result.stderr.contains("counted but not named"), String(run.result.stderr.suffix(2000)))
+        XCTAssertLessThan(run.result.stderr.utf8.count, 2 << 20, "stderr stays bounded")
+        XCTAssertLessThan(run.peakKiB, 128 << 10, "peak RSS \(run.peakKiB) KiB")
+    }
+
+    /// A million missing paths took 833 MB: the first thousand are named, the rest counted.
+    func testMillionMissingPathsKeepMemoryBounded() throws {
+        let list = dir.appendingPathComponent("paths.txt")
+        try shell("seq 1000000 | sed 's|^|\(dir.path)/gone/|; s|$|.jsonl|' > '\(list.path)'")
+        let run = try measured(["extract", "*", "--paths-from-stdin", "-q"], stdin: list.path)
+        XCTAssertEqual(run.result.status, 1, "nothing could be read")
+        XCTAssertTrue(run.result.stderr.contains("… and 999000 more paths that cannot be read (the first 1000 are named)"),
+                      String(run.result.stderr.suffix(3000)))
+        XCTAssertLessThan(run.peakKiB, 384 << 10, "peak RSS \(run.peakKiB) KiB")
+    }
+
+    /// Tiny bad lines on stdin took 650–700 MB; a 1 GB over-long line in a
+    /// plain file kept 1 GB resident (its pages were held until it ended).
+    func testBadLinesOnStdinAndAGigabyteLineKeepMemoryBounded() throws {
+        try shell("cd '\(dir.path)' && yes '{\"id\":\"x\"}' | head -n 600000 > bad.txt"
+                  + " && { head -c 900M /dev/zero | tr '\\0' 'a'; echo; } > long.jsonl")
+        let bad = try measured(["report", "*", "-", Self.good, "--format", "csv", "--min-count", "1"],
+                               stdin: dir.appendingPathComponent("bad.txt").path)
+        XCTAssertEqual(bad.result.status, 0, bad.result.stderr)
+        XCTAssertEqual(bad.result.stdout, Self.expected)
+        XCTAssertTrue(bad.result.stderr.contains("<stdin>: 600000 skipped"), String(bad.result.stderr.prefix(500)))
+        XCTAssertLessThan(bad.peakKiB, 128 << 10, "peak RSS \(bad.peakKiB) KiB")
+        let long = try measured(["report", "*", dir.appendingPathComponent("long.jsonl").path, Self.good, "--format", "csv",
+                                 "--min-count", "1"])
+        XCTAssertEqual(long.result.status, 0, long.result.stderr)
+        XCTAssertTrue(long.result.stderr.contains("line 1: record longer than --max-record"), long.result.stderr)
+        XCTAssertEqual(long.result.stdout, Self.expected)
+        XCTAssertLessThan(long.peakKiB, 256 << 10, "peak RSS \(long.peakKiB) KiB")
+    }
+
     // MARK: Paths that are not plain files
 
     func testMissingPath() throws {
@@ -420,30 +560,47 @@ final class FaultMatrixTests: XCTestCase {
     }
 
     /// Runs smashtag with its output in files and returns, besides, its peak
-    /// resident memory (`wait4`'s `ru_maxrss`); killed after five minutes.
-    private func measured(_ args: [String]) throws -> (result: Smashtag.Result, peakKiB: Int) {
+    /// resident memory, as `/usr/bin/time` reads it from `wait4`'s
+    /// `ru_maxrss` (a child spawned by this test process would inherit its
+    /// high-water mark, which the time process, small, does not have);
+    /// killed after five minutes.
+    private func measured(_ args: [String], stdin: String = "/dev/null") throws -> (result: Smashtag.Result, peakKiB: Int) {
         let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
-        let err = out + ".err"
+        let err = out + ".err", peak = out + ".peak"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([Smashtag.binary.path] + args).map { strdup($0) } + [nil]
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let time = "/usr/bin/time"
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: time), "GNU time (Debian's `time` package) measures peak memory")
+        let argv = ([time, "-f", "%M", "-o", peak, Smashtag.binary.path] + args).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        XCTAssertEqual(posix_spawn(&pid, Smashtag.binary.path, &actions, nil, argv, environ), 0)
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        XCTAssertEqual(posix_spawn(&pid, time, &actions, &attributes, argv, environ), 0)
+        let watchdog = DispatchWorkItem { kill(-pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         watchdog.cancel()
-        XCTAssertEqual(status & 0x7F, 0, "smashtag ended by signal \(status & 0x7F) (killed as hung?)")
+        XCTAssertEqual(status & 0x7F, 0, "ended by signal \(status & 0x7F) (killed as hung?)")
+        let report = try String(contentsOfFile: peak, encoding: .utf8)
+        XCTAssertFalse(report.contains("signal"), "smashtag \(report) (killed as hung?)")
+        let kib = report.split(whereSeparator: \.isNewline).last.flatMap { Int($0) }
+        XCTAssertNotNil(kib, report)
         let result = Smashtag.Result(status: (status >> 8) & 0xFF,
                                      stdout: try String(contentsOfFile: out, encoding: .utf8),
                                      stderr: try String(contentsOfFile: err, encoding: .utf8))
-        return (result, Int(usage.ru_maxrss))
+        return (result, kib ?? .max)
     }
+}
+
+private extension String {
+    func leftPad(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

@@ -58,6 +58,12 @@ final class FuzzLog: RecordHandler {
         scanner.record(bytes, line: line, origin: origin)
     }
 
+    /// An element of a one-line array: its index and offset must not depend on the reads either.
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        events.append("element \(element) at byte \(offset)")
+        record(bytes, line: line, origin: origin)
+    }
+
     func problem(_ problem: InputProblem) {
         events.append("problem \(problem)")
         scanner.problem(problem)

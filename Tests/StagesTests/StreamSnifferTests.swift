@@ -19,6 +19,49 @@ final class StreamSnifferTests: XCTestCase {
         XCTAssertEqual(StreamSniffer.kind(of: bom + Array("id,text\n1,x\n".utf8), columns: columns), .text)
     }
 
+    /// Issue 17, items 1 and 2: an account archive's own files by their content.
+    func testAccountArchiveFilesByContent() {
+        let columns = CSVColumns()
+        XCTAssertEqual(StreamSniffer.kind(of: Array("window.__THAR_CONFIG = {\n  \"userInfo\" : {".utf8), columns: columns),
+                       .archiveManifest)
+        XCTAssertEqual(StreamSniffer.kind(of: bom + Array("window.__THAR_CONFIG".utf8), columns: columns), .archiveManifest)
+        XCTAssertEqual(StreamSniffer.kind(of: Array("window.__THAR_CONFIGURE = 1".utf8), columns: columns), .text)
+        XCTAssertEqual(StreamSniffer.kind(of: Array("window.YTD.community_tweet.part0 = [".utf8), columns: columns), .text)
+        XCTAssertEqual(StreamSniffer.kind(of: Array("window.YTD.deleted_tweets.part0 = [".utf8), columns: columns), .deletedTweets)
+        XCTAssertEqual(StreamSniffer.kind(of: Array("window.YTD.deleted_tweets.part0 = [".utf8), columns: columns,
+                                          includeDeleted: true), .text)
+    }
+
+    /// Issue 17, item 24: a v7 tar header (no magic, a checksum that adds up); one byte off is not one.
+    func testV7TarHeaderByItsChecksum() {
+        var h = [UInt8](repeating: 0, count: 512)
+        for (at, field) in [(0, "a.json"), (100, "0000644\0"), (124, "00000000012\0"), (136, "14712345670\0")] {
+            h.replaceSubrange(at..<at + field.utf8.count, with: Array(field.utf8))
+        }
+        h[156] = UInt8(ascii: "0")
+        let sum = (0..<512).reduce(0) { $0 + ((148..<156).contains($1) ? 0x20 : Int(h[$1])) }
+        let field = Array(String(sum, radix: 8).utf8)
+        h.replaceSubrange(148..<148 + field.count, with: field)
+        h[148 + field.count] = 0
+        XCTAssertEqual(Magic.detect(h), .container("tar"))
+        h[0] = UInt8(ascii: "b")
+        XCTAssertEqual(Magic.detect(h), .plain)
+    }
+
+    /// Issue 17, item 16: which records could be tweets, for the bound on inputs that hold none.
+    func testWhichRecordsCouldBeTweets() {
+        func could(_ s: String) -> Bool { Array(s.utf8).withUnsafeBytes { InputBudget.couldBeTweet($0) } }
+        XCTAssertTrue(could(#"{"id":1}"#))
+        XCTAssertTrue(could(#" {"tweet":{"id_str":"5"}} "#))
+        XCTAssertTrue(could(#"[{"data":{"id":"5"}}]"#))
+        XCTAssertTrue(could(#"{"id":1}"#))
+        XCTAssertFalse(could("{}"))
+        XCTAssertFalse(could(#"{"limit":{"track":5}}"#))
+        XCTAssertFalse(could(#"x{"id":1}"#))
+        XCTAssertFalse(could(#"{"id":1"#))
+        XCTAssertFalse(could(""))
+    }
+
     func testTheMarkCountsOnlyAtTheStart() {
         XCTAssertTrue(StreamSniffer.startsWithObject(bom + Array(" \n{\"id\":1}".utf8)))
         XCTAssertTrue(StreamSniffer.startsWithObject(Array("{".utf8)))

@@ -31,6 +31,9 @@ public struct DecodedTweet {
     /// `retweeted` reference, a CSV retweet column); nil when the record
     /// cannot say (a CSV without retweet columns).
     var markedRetweet: Bool? = false
+    /// Whether the record gave the tweet an `entities` object (a CSV row: entity columns).
+    /// A v2 page fetched without `tweet.fields=entities` or a stripped v1.1 dump has none.
+    var hasEntities = false
 
     /// What a retweet carries of the tweet it retweets (SPEC §4).
     struct Retweeted {

@@ -79,7 +79,14 @@ enum JSONText {
     ///   any other character, or a value beyond `UInt64.max`. No floating
     ///   point is involved, so 19-digit ids keep every digit.
     static func uint64(_ span: ByteSpan, in base: UnsafePointer<UInt8>) -> UInt64? {
-        guard !span.escaped, span.end > span.start else { return nil }
+        if span.escaped {
+            // Digits written as escapes (`"\u0031\u0032"`) are digits: the id is what the string says.
+            let digits = unescape(UnsafeBufferPointer(start: base + span.start, count: span.end - span.start))
+            return digits.withUnsafeBufferPointer { d in
+                d.baseAddress.flatMap { uint64(ByteSpan(start: 0, end: d.count, escaped: false), in: $0) }
+            }
+        }
+        guard span.end > span.start else { return nil }
         var value: UInt64 = 0
         for i in span.start..<span.end {
             let d = base[i] &- 0x30

@@ -70,6 +70,7 @@ public final class TweetDecoder {
                              author: DecodedTweet.AuthorRef(name: f.author, id: f.authorID),
                              text: f.longText ?? f.fullText ?? f.text, createdAt: f.createdAt, lang: f.lang)
         t.markedRetweet = f.retweet != nil || f.retweetRef != nil
+        t.hasEntities = f.hasEntities
         if let rt = retweet(of: index) {
             let r = objects[rt]
             t.retweeted = DecodedTweet.Retweeted(hashtags: r.ownHashtags, users: r.ownUsers,
@@ -149,12 +150,17 @@ public final class TweetDecoder {
                         level: Int, top: Bool) throws(JSONError) {
         switch TweetKey.classify(key, s) {
         case .idStr:
-            f.setID(try s.idValue(), fromStr: true)
+            let v = try s.idValue()
+            // `"id_str":""` beside a valid `id` leaves the id in charge; alone it is a bad id.
+            if case .empty = v { if f.idState == .absent { f.idState = .invalid } ; return }
+            f.setID(v, fromStr: true)
         case .id:
             let v = try s.idValue()
-            if !f.idFromStr { f.setID(v, fromStr: false) }
+            if case .empty = v { if f.idState == .absent { f.idState = .invalid } ; return }
+            if !f.idFromStr { f.setID(v, fromStr: false) }  // after an empty id_str too
         case .entities:
             f.hasContent = true
+            f.hasEntities = true
             let (h, u) = try entities(&s)
             f.hashtags = h; f.users = u
         case .text:
@@ -262,12 +268,15 @@ public final class TweetDecoder {
 
     /// `extended_tweet` (v1.1) or `note_tweet` (v2): the long form.
     private func longForm(_ s: inout JSONScanner, into f: inout TweetFields) throws(JSONError) {
+        // A duplicated key: the last value wins whole (README), so an earlier long form is forgotten.
+        f.longHashtags = 0..<0; f.longUsers = 0..<0; f.hasLongEntities = false; f.longText = nil
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
         try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
             if s.key(key, is: "entities") {
                 let (h, u) = try self.entities(&s)
                 f.longHashtags = h; f.longUsers = u
                 f.hasLongEntities = true
+                f.hasEntities = true
             } else if s.key(key, is: "full_text") || s.key(key, is: "text") {
                 f.longText = try s.stringOrSkip()
             } else {
@@ -381,6 +390,8 @@ struct TweetFields {
     var longHashtags: Range<Int> = 0..<0
     var longUsers: Range<Int> = 0..<0
     var hasLongEntities = false
+    /// Whether the object has an `entities` object (its own or its long form's), empty or not.
+    var hasEntities = false
     var text: ByteSpan?
     var fullText: ByteSpan?
     var longText: ByteSpan?
@@ -406,7 +417,7 @@ struct TweetFields {
         switch v {
         case .valid(let n): id = n; idState = .valid
         case .invalid: idState = .invalid
-        case .null: return  // `"id_str": null` leaves the numeric id in charge
+        case .null, .empty: return  // `"id_str": null` leaves the numeric id in charge
         }
         if fromStr { idFromStr = true }
     }
@@ -418,6 +429,8 @@ enum IDValue {
     case valid(UInt64)
     case invalid
     case null
+    /// `""`: beside a valid id, as if absent; alone, a bad id.
+    case empty
 }
 
 /// Why an object that stood where a tweet should be was not counted.
@@ -439,6 +452,7 @@ extension JSONScanner {
         let c = try peek()
         if c == UInt8(ascii: "\"") {
             let span = try readString()
+            if span.isEmpty { return .empty }
             return JSONText.uint64(span, in: base).map(IDValue.valid) ?? .invalid
         }
         if c == UInt8(ascii: "-") || isDigit(c) {

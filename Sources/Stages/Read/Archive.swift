@@ -48,6 +48,7 @@ final class ArchiveReader {
         archive_read_support_format_zip(a)
         archive_read_support_format_7zip(a)
         archive_read_support_format_cpio(a)
+        archive_read_support_format_iso9660(a)
         archive_read_support_format_raw(a)
         let context = Unmanaged.passUnretained(self).toOpaque()
         if let file = source as? FileSource, file.isSeekable {
@@ -69,6 +70,8 @@ final class ArchiveReader {
         var isRegularFile: Bool
         /// Whether the format is "raw": a compressed stream, not a container.
         var isRaw: Bool
+        /// For a hard link (a tar member with no data of its own): the member it links to.
+        var hardLink: String? = nil
     }
 
     /// The next entry, or nil at the end.
@@ -101,7 +104,8 @@ final class ArchiveReader {
         let path = archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
         let type = archive_entry_filetype(entry)
         let isRaw = archive_format(handle) == ARCHIVE_FORMAT_RAW
-        return Entry(path: path, isRegularFile: isRaw || type == 0o100000 || type == 0, isRaw: isRaw)
+        let link = archive_entry_hardlink(entry).map { String(cString: $0) }
+        return Entry(path: path, isRegularFile: isRaw || type == 0o100000 || type == 0, isRaw: isRaw, hardLink: link)
     }
 
     /// Offset of the current entry's first header in the (uncompressed) input.

@@ -18,6 +18,13 @@ struct DocumentFraming {
     private var arrayDepth = 0       // 1 while streaming the elements of a top-level array
     private var valueIsScalar = false
     private var skip = OverlongSkip() // past the cap: scanning on without keeping bytes (run: bytes since a line end)
+    // Where an element sits, for messages about elements that share a line (a one-line array).
+    private var element = -1          // index of the current element of the top-level array
+    private var midLine = false       // something other than white space came before, on this line
+    private var startedMidLine = false
+    /// The last record's element index when it is an element of the top-level
+    /// array that does not start its line (a one-line array's elements); nil otherwise.
+    private(set) var placedElement: Int?
 
     mutating func next(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool, _ c: inout FrameCursor,
                        _ limits: FrameLimits) -> RecordFramer.Event {
@@ -31,9 +38,10 @@ struct DocumentFraming {
                 var i = c.retainFrom
                 while i < b.count {
                     let ch = b[i]
-                    if ch == 0x0A { c.line += 1; i += 1; continue }
-                    if isSpace(ch) || ch == UInt8(ascii: ";") || (arrayDepth > 0 && ch == UInt8(ascii: ",")) {
-                        i += 1; continue
+                    if ch == 0x0A { c.line += 1; i += 1; midLine = false; continue }
+                    if isSpace(ch) { i += 1; continue }
+                    if ch == UInt8(ascii: ";") || (arrayDepth > 0 && ch == UInt8(ascii: ",")) {
+                        i += 1; midLine = true; continue
                     }
                     break
                 }
@@ -48,6 +56,7 @@ struct DocumentFraming {
                     while j < window, b[j] != UInt8(ascii: "="), b[j] != 0x0A { j += 1 }
                     if j < window && b[j] == UInt8(ascii: "=") {
                         c.retainFrom = j + 1
+                        midLine = true
                         continue
                     }
                     if j < window || window == i + 4096 || isEnd {
@@ -58,12 +67,15 @@ struct DocumentFraming {
                 }
                 if arrayDepth == 0 && ch == UInt8(ascii: "[") {
                     arrayDepth = 1
+                    element = -1
                     c.retainFrom = i + 1
+                    midLine = true
                     continue
                 }
                 if arrayDepth > 0 && ch == UInt8(ascii: "]") {
                     arrayDepth = 0
                     c.retainFrom = i + 1
+                    midLine = true
                     continue
                 }
                 if !(ch == UInt8(ascii: "{") || ch == UInt8(ascii: "[") || ch == 0x22 || ch == UInt8(ascii: "-")
@@ -73,6 +85,8 @@ struct DocumentFraming {
                     continue
                 }
                 inValue = true
+                element += 1
+                startedMidLine = midLine
                 valueIsScalar = !(ch == UInt8(ascii: "{") || ch == UInt8(ascii: "["))
                 scanned = 0; depth = 0; inString = false; escapeNext = false; newlinesInValue = 0; skip.run = 0
                 if ch == 0x22 { inString = true; scanned = 1 }  // a string scalar
@@ -133,7 +147,9 @@ struct DocumentFraming {
             c.retainFrom = i
             c.line += newlinesInValue
             inValue = false
+            midLine = true
             if skip.active { return .tooLong(line: skip.end()) }
+            placedElement = arrayDepth > 0 && startedMidLine ? element : nil
             if !ended { arrayDepth = 0 }
             return .record(range: start..<i, line: startLine)
         }
@@ -147,6 +163,8 @@ struct DocumentFraming {
         switch restOfLine.next(b, isEnd: isEnd, &c, limits) {
         case .line(let r, let l):
             skippingLine = false
+            placedElement = nil
+            midLine = false
             return .record(range: r, line: l)
         case .skipped:
             skippingLine = false
@@ -160,6 +178,7 @@ struct DocumentFraming {
             return .endless(line: l)
         case .tail(let r):
             skippingLine = false
+            placedElement = nil
             return r.isEmpty ? .needMore : .record(range: r, line: c.line)
         case .needMore:
             if isEnd { skippingLine = false }

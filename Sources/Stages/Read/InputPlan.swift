@@ -39,10 +39,26 @@ public struct WorkUnit: Sendable, Equatable {
 /// starts, so one big file still spreads over every core.
 public struct InputPlan {
     public private(set) var units: [WorkUnit] = []
-    /// Paths that could not be read at all.
+    /// Paths that could not be read at all: the first `listLimit`, with their reasons.
     public private(set) var problems: [InputProblem] = []
-    /// Walked files passed over by name.
+    /// Paths that could not be read past the first `listLimit`: counted, not kept.
+    public private(set) var unlistedProblems = 0
+    /// Walked files passed over by name (the first `listLimit`).
     public private(set) var skipped: [(path: String, reason: String)] = []
+    /// Files passed over by name past the first `listLimit`.
+    public private(set) var unlistedSkipped = 0
+
+    /// Problems and passed-over files kept by name: a million missing paths
+    /// cost a counter, not a million messages.
+    public static let listLimit = 1000
+
+    private mutating func note(_ p: InputProblem) {
+        if problems.count < InputPlan.listLimit { problems.append(p) } else { unlistedProblems += 1 }
+    }
+
+    private mutating func pass(_ path: String, _ reason: String) {
+        if skipped.count < InputPlan.listLimit { skipped.append((path, reason)) } else { unlistedSkipped += 1 }
+    }
 
     /// Byte ranges of about 4 MiB: small enough that the last ranges of a
     /// big file keep every core busy to the end (with 32 MiB ranges one core
@@ -64,7 +80,7 @@ public struct InputPlan {
         var st = stat()
         guard stat(path, &st) == 0 else {
             let reason = String(cString: strerror(errno))
-            problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil, reason: "cannot read: \(reason)"))
+            note(InputProblem(.unreadable, origin: Origin(path: path), line: nil, reason: "cannot read: \(reason)"))
             return
         }
         let type = st.st_mode & S_IFMT
@@ -73,10 +89,10 @@ public struct InputPlan {
                 var lst = stat()
                 if lstat(path, &lst) == 0, lst.st_mode & S_IFMT == S_IFLNK {
                     if InputPlan.pointsToEnclosingFolder(path) {
-                        problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
+                        note(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
                                                      reason: "a symbolic link back to a folder that holds it (a loop), not followed"))
                     } else {
-                        skipped.append((path, "a symbolic link to a folder (not followed)"))
+                        pass(path, "a symbolic link to a folder (not followed)")
                     }
                     return
                 }
@@ -90,7 +106,7 @@ public struct InputPlan {
         } else {
             // Inside a folder it could block the run forever (a FIFO nobody writes to).
             let what = type == S_IFIFO ? "a FIFO" : type == S_IFSOCK ? "a socket" : "a device"
-            problems.append(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
+            note(InputProblem(.unreadable, origin: Origin(path: path), line: nil,
                                          reason: "\(what) inside a folder is not read (name it on the command line to read it as a stream)"))
         }
     }
@@ -108,7 +124,7 @@ public struct InputPlan {
 
     private mutating func walk(_ folder: String, splitSize: Int64) {
         guard let dir = opendir(folder) else {
-            problems.append(InputProblem(.unreadable, origin: Origin(path: folder), line: nil,
+            note(InputProblem(.unreadable, origin: Origin(path: folder), line: nil,
                                          reason: "cannot list: \(String(cString: strerror(errno)))"))
             return
         }
@@ -127,7 +143,7 @@ public struct InputPlan {
             let path = base + name
             var st = stat()
             if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, let why = InputReader.skipReason(name: name) {
-                skipped.append((path, why))
+                pass(path, why)
                 continue
             }
             add(path, explicit: false, splitSize: splitSize)
@@ -139,7 +155,7 @@ public struct InputPlan {
             var first = true
             for m in members {
                 if let why = InputReader.skipReason(name: m.name) {
-                    skipped.append(("\(path) (member \(m.name))", why))
+                    pass("\(path) (member \(m.name))", why)
                     continue
                 }
                 units.append(WorkUnit(kind: .tarMember(path, m.range, member: m.name), size: m.range.upperBound - m.range.lowerBound,
@@ -164,6 +180,10 @@ public struct InputPlan {
     /// decompress on every core.
     static let tarSplitMinimum: Int64 = 1 << 20
 
+    /// Tars with more members than this are read whole, as one stream (a
+    /// work unit per member would cost memory per member).
+    static let tarSplitMaxMembers = 1_000_000
+
     /// The regular members of an uncompressed tar with their byte ranges
     /// (header to next header); nil when it is not one, holds fewer than two
     /// members, or cannot be listed (then it is read whole, and its problem
@@ -177,6 +197,8 @@ public struct InputPlan {
         do {
             while let entry = try archive.nextEntry(damaged: { _ in damaged = true }) {
                 starts.append((entry.path, archive.headerPosition, entry.isRegularFile))
+                // Millions of members (empty ones, a bomb) are read as one stream, which costs no memory per member.
+                if starts.count > tarSplitMaxMembers { return nil }
             }
         } catch {
             return nil  // corrupt: read whole, and reported there

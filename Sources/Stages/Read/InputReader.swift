@@ -25,6 +25,9 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 public protocol RecordHandler: AnyObject {
     /// One record; the bytes are valid only during the call.
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin)
+    /// One record that is an element of an array sharing its line with others
+    /// (a one-line array): `element` is its index, `offset` the stream offset it starts at.
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin)
     /// Input that could not be read or framed.
     func problem(_ problem: InputProblem)
     /// A member or file passed over on purpose (not tweet data).
@@ -42,6 +45,9 @@ public protocol RecordHandler: AnyObject {
 
 extension RecordHandler {
     public func beginStream(mapped: Bool) {}
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        record(bytes, line: line, origin: origin)
+    }
 }
 
 /// Something in the input that was skipped as bad (SPEC §8).
@@ -60,12 +66,20 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         case empty = "empty input"
         case unreadable = "unreadable input"
         case corrupt = "corrupt or truncated data"
+        /// An input given up at one of `ReadPolicy`'s bounds (a bomb, not text, no tweets).
+        case limit = "input limit reached"
+
+        /// Whether it ends a whole stream or input (always shown: it says why the records stop).
+        public var stopsStream: Bool { self == .corrupt || self == .unreadable || self == .limit }
     }
 
     public var kind: Kind
     public var origin: Origin
     /// The line the bad record starts on; nil for a whole file or stream.
     public var line: Int?
+    /// For an element of an array that shares its line with others: its
+    /// index in the array and the offset of its first byte in the stream.
+    public var element: (index: Int, offset: Int64)?
     public var reason: String
 
     public init(_ kind: Kind, origin: Origin, line: Int?, reason: String) {
@@ -75,8 +89,15 @@ public struct InputProblem: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// `line 1`, or `line 1, element 3 (byte 1234)` for an element of a one-line array.
+    public var place: String? {
+        guard let line else { return nil }
+        guard let element else { return "line \(line)" }
+        return "line \(line), element \(element.index) (byte \(element.offset))"
+    }
+
     public var description: String {
-        if let line { return "\(origin), line \(line): \(reason)" }
+        if let place { return "\(origin), \(place): \(reason)" }
         return "\(origin): \(reason)"
     }
 }
@@ -91,6 +112,8 @@ public final class InputReader {
     public let maxRecord: Int
     /// The columns that make a stream a CSV export.
     public let csvColumns: CSVColumns
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
     private var buffer: UnsafeMutableRawBufferPointer
     /// Where live progress is counted, if anywhere.
     public var progress: RunControl?
@@ -98,6 +121,10 @@ public final class InputReader {
     public private(set) var lastUnitBytes: Int64 = 0
     /// Containers nest at most this deep (a zip bomb of zips ends here).
     static let maxDepth = 8
+    /// How deep they nest under `--no-input-limits` (recursion stays finite).
+    static let maxDepthUnlimited = 32
+    /// What the current input has cost so far, against `policy`'s bounds.
+    private var budget = InputBudget()
 
     /// - Parameters:
     ///   - maxRecord: the longest record kept; longer ones are reported and skipped.
@@ -121,6 +148,7 @@ public final class InputReader {
     @discardableResult
     public func read(_ unit: WorkUnit, handler: RecordHandler) -> Int {
         lastUnitBytes = 0
+        budget = InputBudget()
         let origin = Origin(path: unit.displayPath)
         let source: ByteSource
         switch unit.kind {
@@ -138,6 +166,8 @@ public final class InputReader {
             }
         }
         if let file = source as? FileSource { file.progress = progress }
+        budget.stored = source as? FileSource
+        defer { budget.stored = nil }
         defer { if let file = source as? FileSource { lastUnitBytes += file.bytesRead } }
         if case .tarMember(_, _, let member) = unit.kind {
             return readFirstMember(source, origin: origin.member(member), handler: handler)
@@ -154,8 +184,15 @@ public final class InputReader {
             if case .range = unit.kind {
                 return frame(mapped, origin: origin, layout: .lines, handler: handler)
             }
-            let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns)
-            if kind == .text { return frame(mapped, origin: origin, layout: .undecided, handler: handler) }
+            let kind = StreamSniffer.kind(of: Array(mapped.bytes.prefix(4096)), columns: csvColumns,
+                                         includeDeleted: policy.includeDeleted)
+            if kind == .text && Magic.isISO9660(mapped.bytes) {
+                return read(source, origin: origin, depth: 0, handler: handler)  // a disc image: libarchive reads it
+            }
+            if kind == .text && !passedOverScript(Array(mapped.bytes.prefix(4096)), origin: origin, handler: handler) {
+                return frame(mapped, origin: origin, layout: .undecided, handler: handler)
+            }
+            if kind == .text { return 0 }
             if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
         }
         if case .range = unit.kind {
@@ -178,6 +215,10 @@ public final class InputReader {
         do {
             let archive = try ArchiveReader(source: source)
             guard let entry = try archive.nextEntry(), entry.isRegularFile else { return 0 }
+            if let target = entry.hardLink {
+                handler.skipped(origin, reason: InputReader.hardLinkReason(target))
+                return 0
+            }
             return read(archive.entryData(), origin: origin, depth: 1, handler: handler)
         } catch {
             handler.problem(InputProblem(.corrupt, origin: origin, line: nil, reason: "corrupt tar member: \(error.message)"))
@@ -198,16 +239,29 @@ public final class InputReader {
             progress?.addBytes(bytes.count - counted)
             lastUnitBytes += Int64(bytes.count)
         }
+        // The framer sees the mapping a window at a time, so that skipping an
+        // over-long record (a 1 GB line) gives its pages back as it goes
+        // rather than holding them all resident until the record ends.
+        var limit = min(bytes.count, InputReader.mappedWindow)
         while true {
-            let event = framer.next(bytes, isEnd: true)
+            let event = framer.next(limit == bytes.count ? bytes : UnsafeRawBufferPointer(rebasing: bytes[..<limit]),
+                                    isEnd: limit == bytes.count)
             if mapped.changed {
                 handler.problem(shrank(mapped, origin: origin, line: framer.line))
                 return framer.line - 1
             }
             switch event {
             case .record(let range, let line):
+                if !budget.tweetLikeSeen, framer.layout != .csv,
+                   let p = budget.noTweet(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin, policy) {
+                    handler.problem(p)
+                    return framer.line - 1
+                }
                 if framer.layout == .csv {
                     handler.csvRow(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
+                } else if let place = framer.place(recordStart: range.lowerBound) {
+                    handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, element: place.element,
+                                   offset: place.offset, origin: origin)
                 } else {
                     handler.record(UnsafeRawBufferPointer(rebasing: bytes[range]), line: line, origin: origin)
                 }
@@ -228,10 +282,15 @@ public final class InputReader {
                 handler.problem(endless(origin, line))
                 return framer.line - 1
             case .needMore:
-                return framer.line - 1
+                guard limit < bytes.count else { return framer.line - 1 }
+                limit = min(bytes.count, limit + InputReader.mappedWindow)
+                if framer.retainFrom - released > 16 << 20 { released = mapped.release(upTo: framer.retainFrom) }
             }
         }
     }
+
+    /// How much of a mapped file the framer is shown at a time.
+    static let mappedWindow = 64 << 20
 
     /// Reads a stream of unknown kind: sniffs it, then frames it or opens it with libarchive.
     ///
@@ -240,9 +299,15 @@ public final class InputReader {
     @discardableResult
     public func read(_ source: ByteSource, origin: Origin, depth: Int = 0, reportEmpty: Bool = true,
                      handler: RecordHandler) -> Int {
-        let prefix: [UInt8], stream: ByteSource
+        var prefix: [UInt8], stream: ByteSource
         do {
             (prefix, stream) = try sniff(source, count: 4096)
+            if prefix.count == 4096 && !prefix.contains(where: { $0 != 0 }) {
+                // 4 KiB of zeros may be an ISO 9660 image's system area: its magic is at 32 KiB.
+                let deeper = try sniff(stream, count: Magic.isoMagicEnd)
+                stream = deeper.source
+                if Magic.isISO9660(deeper.prefix) { prefix = deeper.prefix }
+            }
         } catch {
             // A file that cannot be read, or a member or stream damaged before its first bytes.
             handler.problem(source is FileSource
@@ -254,14 +319,18 @@ public final class InputReader {
             if reportEmpty { handler.problem(InputProblem(.empty, origin: origin, line: nil, reason: "empty, nothing to read")) }
             return 0
         }
-        let kind = StreamSniffer.kind(of: prefix, columns: csvColumns)
+        var kind = StreamSniffer.kind(of: prefix, columns: csvColumns, includeDeleted: policy.includeDeleted)
+        if Magic.isISO9660(prefix) { kind = .archive(.container("iso9660")) }
         guard case .archive(let magic) = kind else {
             if textOnlyProblem(kind, origin: origin, handler: handler) { return 0 }
+            if passedOverScript(prefix, origin: origin, handler: handler) { return 0 }
             return frame(stream, origin: origin, layout: .undecided, handler: handler)
         }
-        guard depth < InputReader.maxDepth else {
-            handler.problem(InputProblem(.corrupt, origin: origin, line: nil,
-                                         reason: "archives nested more than \(InputReader.maxDepth) deep; not opened"))
+        let maxDepth = policy.maxMembers == nil ? InputReader.maxDepthUnlimited : InputReader.maxDepth
+        guard depth < maxDepth else {
+            handler.problem(InputProblem(.limit, origin: origin, line: nil,
+                                         reason: "archives nested more than \(maxDepth) deep; not opened"
+                                            + (policy.maxMembers == nil ? "" : " (--no-input-limits opens \(InputReader.maxDepthUnlimited))")))
             return 0
         }
         if magic == .compressed("gzip") {
@@ -283,7 +352,7 @@ public final class InputReader {
             return 0
         }
         var lines = 0
-        while !handler.shouldStop {
+        while !handler.shouldStop && !budget.spent {
             let entry: ArchiveReader.Entry
             do {
                 guard let next = try archive.nextEntry(damaged: { error in
@@ -298,11 +367,23 @@ public final class InputReader {
                 break
             }
             guard entry.isRegularFile else { continue }
+            budget.members += 1
+            if let max = policy.maxMembers, budget.members > max {
+                budget.spent = true
+                handler.problem(InputProblem(.limit, origin: origin, line: nil,
+                                             reason: "more than \(max) archive members in one input (nested archives, a zip "
+                                                + "bomb?): the rest is skipped (--no-input-limits reads on)"))
+                break
+            }
             if entry.isRaw {
                 lines += read(archive.entryData(), origin: origin, depth: depth + 1, handler: handler)
                 continue
             }
             let memberOrigin = origin.member(entry.path)
+            if let target = entry.hardLink {
+                handler.skipped(memberOrigin, reason: InputReader.hardLinkReason(target))
+                continue
+            }
             if let why = InputReader.skipReason(name: entry.path) {
                 handler.skipped(memberOrigin, reason: why)
                 continue
@@ -325,8 +406,14 @@ public final class InputReader {
             switch event {
             case .record(let range, let line):
                 let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[range])
+                if !budget.tweetLikeSeen, framer.layout != .csv, let p = budget.noTweet(bytes, line: line, origin: origin, policy) {
+                    handler.problem(p)
+                    return framer.line - 1
+                }
                 if framer.layout == .csv {
                     handler.csvRow(bytes, line: line, origin: origin)
+                } else if let place = framer.place(recordStart: range.lowerBound) {
+                    handler.record(bytes, line: line, element: place.element, offset: place.offset, origin: origin)
                 } else {
                     handler.record(bytes, line: line, origin: origin)
                 }
@@ -353,6 +440,11 @@ public final class InputReader {
                     let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
                     if n == 0 { atEnd = true }
                     filled += n
+                    budget.expanded += Int64(n)
+                    if let p = budget.overExpanded(origin: origin, line: framer.line, policy) {
+                        handler.problem(p)
+                        return framer.line - 1
+                    }
                 } catch {
                     handler.problem(InputProblem(.corrupt, origin: origin, line: framer.line,
                                                  reason: "corrupt or truncated data, the rest is skipped: \(error.message)"))
@@ -360,6 +452,11 @@ public final class InputReader {
                 }
             }
         }
+    }
+
+    /// Why a hard-link member is passed over: its bytes are its target's, read there.
+    static func hardLinkReason(_ target: String) -> String {
+        "a hard link to \(target), whose tweets are read there (not again)"
     }
 
     /// The file shrank while it was mapped: what was read counts, the rest is gone.
@@ -418,12 +515,31 @@ public final class InputReader {
     /// not tweets (likes, followers, …); nil for tweets and everything else.
     static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? { StreamSniffer.nonTweetArchiveData(prefix) }
 
+    /// Passes over a `.js` file that is neither JSON nor account-archive data:
+    /// an archive's own scripts (`assets/js/…`), which no dump holds.
+    private func passedOverScript(_ prefix: [UInt8], origin: Origin, handler: RecordHandler) -> Bool {
+        let name = origin.members.last ?? origin.path
+        guard name.utf8.count > 3, name.lowercased().hasSuffix(".js") else { return false }
+        let i = StreamSniffer.contentStart(prefix)
+        guard i < prefix.count else { return false }
+        if prefix[i] == UInt8(ascii: "[") || prefix[i] == UInt8(ascii: "{") { return false }
+        if prefix[i...].starts(with: Array("window.YTD.".utf8)) { return false }
+        handler.skipped(origin, reason: "a script (.js that is not JSON or account-archive data), no tweets")
+        return true
+    }
+
     /// Passes over a text stream the sniffer says holds no tweets, or names
     /// it as bad; false for a stream to frame.
     private func textOnlyProblem(_ kind: StreamSniffer.Kind, origin: Origin, handler: RecordHandler) -> Bool {
         switch kind {
         case .nonTweetArchiveData(let name):
             handler.skipped(origin, reason: "account-archive data that holds no tweets (\(name))")
+            return true
+        case .archiveManifest:
+            handler.skipped(origin, reason: "the account archive's manifest (window.__THAR_CONFIG), no tweets")
+            return true
+        case .deletedTweets:
+            handler.skipped(origin, reason: "tweets the account deleted (deleted_tweets); --deleted include reads them")
             return true
         case .unrecognisedCSV(let why):
             handler.problem(InputProblem(.notATweet, origin: origin, line: nil, reason: why))

@@ -28,9 +28,40 @@ public enum Magic: Equatable, Sendable {
         }
         if starts([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return .container("7z") }
         if b.count >= 262 && Array(b[257..<262]) == Array("ustar".utf8) { return .container("tar") }
+        if isV7TarHeader(b) { return .container("tar") }
         if starts(Array("070707".utf8)) || starts(Array("070701".utf8)) || starts(Array("070702".utf8)) {
             return .container("cpio")
         }
         return .plain
+    }
+
+    /// A tar header without the `ustar` magic (Unix v7 tar, `tar --format=v7`):
+    /// a name, octal mode and size fields, and a header checksum that adds up.
+    static func isV7TarHeader(_ b: [UInt8]) -> Bool {
+        guard b.count >= 512, b[0] != 0 else { return false }
+        func octal(_ r: Range<Int>) -> Int? {
+            var v = 0, digits = 0
+            for c in b[r] {
+                if c == 0 || c == 0x20 { if digits > 0 { break } else { continue } }
+                guard (0x30...0x37).contains(c) else { return nil }
+                v = v * 8 + Int(c - 0x30)
+                digits += 1
+            }
+            return digits > 0 ? v : nil
+        }
+        guard octal(100..<108) != nil, octal(124..<136) != nil, let stored = octal(148..<156) else { return false }
+        var sum = 0
+        for i in 0..<512 { sum += (148..<156).contains(i) ? 0x20 : Int(b[i]) }
+        return sum == stored
+    }
+
+    /// An ISO 9660 image: `CD001` at byte 32769, after a system area of
+    /// 32 KiB (zeros, unless the image boots). Needs that many bytes.
+    public static let isoMagicEnd = 32774
+
+    static func isISO9660(_ b: some RandomAccessCollection<UInt8>) -> Bool {
+        guard b.count >= isoMagicEnd else { return false }
+        let start = b.index(b.startIndex, offsetBy: 32769)
+        return b[start..<b.index(start, offsetBy: 5)].elementsEqual("CD001".utf8)
     }
 }

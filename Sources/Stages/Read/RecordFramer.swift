@@ -55,6 +55,19 @@ public struct RecordFramer {
     /// Line number at `retainFrom`.
     public var line: Int { cursor.line }
 
+    /// Bytes of the stream the caller has dropped from its buffer (`shift`).
+    private var shifted = 0
+
+    /// Where the last record sits when a line number alone cannot say: an
+    /// element of a top-level array that does not start its line (a one-line
+    /// array's elements), with its index in the array and the stream offset
+    /// where it starts (`recordStart`, the offset of the record's range in the
+    /// caller's buffer). Nil for every other record.
+    public func place(recordStart: Int) -> (element: Int, offset: Int64)? {
+        guard layout == .document, let e = document.placedElement else { return nil }
+        return (e, Int64(shifted + recordStart))
+    }
+
     private var cursor: FrameCursor
     private let limits: FrameLimits
     private var atStreamStart = true
@@ -83,6 +96,7 @@ public struct RecordFramer {
     public mutating func shift(by count: Int) {
         precondition(count <= cursor.retainFrom)
         cursor.retainFrom -= count
+        shifted += count
     }
 
     /// The next event for `buffer`, which holds everything from `retainFrom` on

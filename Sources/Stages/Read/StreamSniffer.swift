@@ -13,6 +13,10 @@ enum StreamSniffer {
         case archive(Magic)
         /// An account archive's `window.YTD.<kind>.partN` of something other than tweets.
         case nonTweetArchiveData(String)
+        /// An account archive's `manifest.js` (`window.__THAR_CONFIG = {…}`): what the archive holds, no tweets.
+        case archiveManifest
+        /// An account archive's `deleted-tweets.js` (`window.YTD.deleted_tweets.partN`), not read by default.
+        case deletedTweets
         /// A first line of column names naming no id or no text column: why it cannot be read.
         case unrecognisedCSV(String)
         /// Text to frame (JSON in any layout, or a CSV export): the framer decides the layout.
@@ -22,10 +26,16 @@ enum StreamSniffer {
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The kind of a stream whose first bytes are `prefix` (4 KiB are plenty).
-    static func kind(of prefix: [UInt8], columns: CSVColumns) -> Kind {
+    ///
+    /// - Parameter includeDeleted: whether `deleted-tweets.js` is text to read (`--deleted include`).
+    static func kind(of prefix: [UInt8], columns: CSVColumns, includeDeleted: Bool = false) -> Kind {
         let magic = Magic.detect(prefix)
         if magic.needsArchive { return .archive(magic) }
-        if let kind = nonTweetArchiveData(prefix) { return .nonTweetArchiveData(kind) }
+        if isArchiveManifest(prefix) { return .archiveManifest }
+        if let kind = archiveDataKind(prefix) {
+            if kind == "deleted_tweets" { return includeDeleted ? .text : .deletedTweets }
+            if !tweetKinds.contains(kind) { return .nonTweetArchiveData(kind) }
+        }
         if let why = CSVHeader.unrecognisedReason(prefix, columns: columns) { return .unrecognisedCSV(why) }
         return .text
     }
@@ -49,15 +59,37 @@ enum StreamSniffer {
         return i < prefix.count && prefix[i] == UInt8(ascii: "{")
     }
 
+    /// Account-archive kinds whose elements are the account's live tweets:
+    /// `tweets.js` (`tweet` in older archives) and `community-tweet.js`
+    /// (posts to Communities, `{"tweet": {…}}` elements like `tweets.js`'s).
+    static let tweetKinds: Set<String> = ["tweets", "tweet", "community_tweet"]
+
     /// The kind of an account-archive `window.YTD.<kind>.partN` file that is
-    /// not tweets (likes, followers, …); nil for tweets and everything else.
+    /// not tweets (likes, followers, …); nil for tweets (live or deleted) and everything else.
     static func nonTweetArchiveData(_ prefix: [UInt8]) -> String? {
+        guard let kind = archiveDataKind(prefix), !tweetKinds.contains(kind), kind != "deleted_tweets" else { return nil }
+        return kind
+    }
+
+    /// `<kind>` of an account-archive `window.YTD.<kind>.partN` file; nil when it is not one.
+    static func archiveDataKind(_ prefix: [UInt8]) -> String? {
+        guard let rest = after("window.YTD.", in: prefix), let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        return String(decoding: rest[..<dot], as: UTF8.self)
+    }
+
+    /// Whether the stream is an account archive's `data/manifest.js`,
+    /// `window.__THAR_CONFIG = {…}` (every downloaded archive holds one).
+    static func isArchiveManifest(_ prefix: [UInt8]) -> Bool {
+        guard let rest = after("window.__THAR_CONFIG", in: prefix) else { return false }
+        guard let next = rest.first(where: { !isSpace($0) }) else { return true }  // the prefix ends first
+        return next == UInt8(ascii: "=")
+    }
+
+    /// What follows `marker` at the start of the content, or nil.
+    private static func after(_ marker: String, in prefix: [UInt8]) -> ArraySlice<UInt8>? {
         let i = contentStart(prefix)
-        let marker = Array("window.YTD.".utf8)
-        guard prefix.count >= i + marker.count, Array(prefix[i..<i + marker.count]) == marker else { return nil }
-        let rest = prefix[(i + marker.count)...]
-        guard let dot = rest.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-        let kind = String(decoding: rest[..<dot], as: UTF8.self)
-        return kind == "tweets" || kind == "tweet" ? nil : kind
+        let m = Array(marker.utf8)
+        guard prefix.count >= i + m.count, Array(prefix[i..<i + m.count]) == m else { return nil }
+        return prefix[(i + m.count)...]
     }
 }

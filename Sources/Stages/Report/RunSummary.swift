@@ -13,6 +13,8 @@ public struct RunSummary: Sendable {
     public var badByKind: [(kind: String, count: Int)]
     public var badByInput: [(input: String, count: Int)]
     public var passedOver: Int
+    /// The first few files or members passed over, each with why (names as read: escape them to print).
+    public var passedOverNames: [(name: String, reason: String)]
     public var elapsed: Double
 
     /// Store runs add their own counters (new and known tweets) to the JSON.
@@ -35,6 +37,7 @@ public struct RunSummary: Sendable {
         notices = stats.notices
         badRecords = ledger.badRecords
         passedOver = stats.skippedMembers
+        passedOverNames = ledger.skipped.prefix(RunSummary.namesShown).map { ($0.origin.description, $0.reason) }
         self.elapsed = elapsed
         filteredOut = stats.filteredOut
         unknownTime = stats.unknownTime
@@ -47,7 +50,11 @@ public struct RunSummary: Sendable {
         }
         badByKind = InputProblem.Kind.allCases.compactMap { k in kinds[k].map { (k.rawValue, $0) } }
         badByInput = inputsOrder.map { ($0, byInput[$0]!) }
+        if ledger.unnamedProblems > 0 { badByInput.append(("(other files or members, not named)", ledger.unnamedProblems)) }
     }
+
+    /// Files or members passed over that the summary names.
+    static let namesShown = 5
 
     public var megabytesPerSecond: Double { elapsed > 0 ? Double(bytes) / 1e6 / elapsed : 0 }
 
@@ -81,6 +88,13 @@ public struct RunSummary: Sendable {
         }
         if passedOver > 0 {
             lines.append("passed over \(passedOver == 1 ? "1 file or member" : "\(passedOver) files or members") that hold no tweets")
+            // Which, and why: a deleted tweet passed over is a choice the user may want to undo.
+            for (name, reason) in passedOverNames {
+                lines.append("  \(VisibleText.escaped(name)): \(VisibleText.escaped(reason))")
+            }
+            if passedOver > passedOverNames.count {
+                lines.append("  … and \(TableRenderer.grouped(passedOver - passedOverNames.count)) more passed over (--stats FILE counts them)")
+            }
         }
         return lines.map { "smashtag: " + $0 + "\n" }.joined()
     }

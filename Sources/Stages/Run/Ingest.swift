@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How an ingest runs; each default is what a nightly job wants.
 public struct IngestOptions: Sendable {
     /// Worker threads reading and decoding [default: all cores].
@@ -15,6 +19,8 @@ public struct IngestOptions: Sendable {
     public var csvColumns = CSVColumns()
     /// Size of the record batches cut from compressed input.
     public var batchBytes = RecordBatch.defaultTargetBytes
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
 
     public init(jobs: Int) { self.jobs = max(1, jobs) }
 }
@@ -87,6 +93,7 @@ extension Store {
         var engine = ScanEngine(jobs: options.jobs, maxRecord: options.maxRecord, csvColumns: options.csvColumns,
                                 extractor: options.extractor)
         engine.batchBytes = options.batchBytes
+        engine.policy = options.policy
         let chunkSize = min(options.batchSize, 8192)
         engine.batchRecords = chunkSize
         engine.capacity = 16
@@ -103,7 +110,12 @@ extension Store {
                     writer.fileDone(states[file], path: units[piece.unit].displayPath)
                 }
             }
-            if control.isStopped {
+            if control.interruptingSignal != 0 {
+                // SIGINT or SIGTERM: the batches committed stay; the one being filled is dropped.
+                writer.abandon()
+                let name = control.interruptingSignal == SIGINT ? "SIGINT" : "SIGTERM"
+                try endRun(run, outcome: "interrupted", message: "interrupted by \(name); the batches committed before it are kept")
+            } else if control.isStopped {
                 // --strict stopped the run at a bad record: nothing after the last commit counts.
                 writer.abandon()
                 try endRun(run, outcome: "stopped", message: control.stoppingProblem.map { "--strict: \($0)" })

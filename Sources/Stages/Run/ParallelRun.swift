@@ -19,6 +19,8 @@ public struct ParallelRun {
     public var facts = ReportColumns.Facts()
     /// Whether each matching tweet carries its creation time (`--by`, SPEC §12.4).
     public var times = false
+    /// What is read besides live tweets, and the bounds of one input's work.
+    public var policy = ReadPolicy()
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -40,6 +42,7 @@ public struct ParallelRun {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
         engine.filter = filter
+        engine.policy = policy
         let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelExtractionSink
         parallel?.begin(workers: jobs)

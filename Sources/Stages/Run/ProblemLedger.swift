@@ -21,15 +21,29 @@ public final class ProblemLedger {
     public private(set) var skipped: [(origin: Origin, reason: String)] = []
     /// Paths the plan could not take (missing, unreadable, loops).
     public let planProblems: Int
+    /// Bad input in files or members past the first `originLimit`: counted, not named.
+    public private(set) var unnamedProblems = 0
+
+    /// Problems the ledger keeps with their provenance (the rest are counted):
+    /// memory stays bounded however much of the input is bad.
+    public static let problemLimit = 1000
+    /// Problems that stop a whole stream the ledger keeps besides.
+    public static let streamProblemLimit = 1000
+    /// Files or members the ledger counts bad input of by name.
+    public static let originLimit = 1000
+    /// Members passed over the ledger names.
+    public static let skippedLimit = 1000
+    private var streamProblems = 0
 
     private var lineOffset = 0
     private var unit = -1
 
     public init(plan: InputPlan? = nil) {
         let early = plan?.problems ?? []
-        planProblems = early.count
+        planProblems = early.count + (plan?.unlistedProblems ?? 0)
         problems = early
         problemCounts = early.map { ($0.origin, 1) }
+        unnamedProblems = plan?.unlistedProblems ?? 0
     }
 
     /// Every bad record or input, the plan's included.
@@ -42,6 +56,9 @@ public final class ProblemLedger {
     public var badByKind: [InputProblem.Kind: Int] {
         var kinds = stats.badByKind
         for p in problems.prefix(planProblems) { kinds[p.kind, default: 0] += 1 }
+        if planProblems > min(planProblems, problems.count) {
+            kinds[.unreadable, default: 0] += planProblems - problems.prefix(planProblems).count  // the plan's unlisted paths
+        }
         return kinds
     }
 
@@ -62,12 +79,22 @@ public final class ProblemLedger {
             for k in t.problems.indices { if let l = t.problems[k].line { t.problems[k].line = l + lineOffset } }
         }
         stats.add(t.stats)
-        problems.append(contentsOf: t.problems)
+        for p in t.problems {
+            let whole = p.kind.stopsStream
+            if problems.count - streamProblems < ProblemLedger.problemLimit {
+                problems.append(p)
+            } else if whole && streamProblems < ProblemLedger.streamProblemLimit {
+                problems.append(p)
+                streamProblems += 1
+            }
+        }
         for c in t.problemCounts {
             if let l = problemCounts.indices.last, problemCounts[l].origin == c.origin { problemCounts[l].count += c.count }
-            else { problemCounts.append(c) }
+            else if problemCounts.count < ProblemLedger.originLimit { problemCounts.append(c) }
+            else { unnamedProblems += c.count }
         }
-        skipped.append(contentsOf: t.skipped)
+        unnamedProblems += t.unnamedProblems
+        for s in t.skipped where skipped.count < ProblemLedger.skippedLimit { skipped.append(s) }
         if last, case .range = unit.kind { lineOffset += t.lines }
         return t
     }

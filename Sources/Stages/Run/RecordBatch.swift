@@ -25,6 +25,8 @@ final class RecordBatch: @unchecked Sendable {
     /// For a CSV row, its header in `csvHeaders`; -1 for a JSON record.
     private(set) var csvHeaderIndex: [Int] = []
     private(set) var csvHeaders: [CSVHeader] = []
+    /// For a record that is an element of a one-line array: its index and stream offset.
+    var elements: [Int: (index: Int, offset: Int64)] = [:]
     /// Reading problems and passed-over members met while filling it.
     var problems: [InputProblem] = []
     var skipped: [(origin: Origin, reason: String)] = []

@@ -46,6 +46,8 @@ struct ScanEngine {
     var capacity = 64
     /// How much nicer the worker threads are than the consumer's (0: as nice).
     var workerNice: Int32 = 0
+    /// What is read besides live tweets, and the bounds of one input's work.
+    var policy = ReadPolicy()
 
     /// One piece in input order: what the ledger made of its tally (line
     /// numbers absolute) and the consumer's part.
@@ -74,7 +76,7 @@ struct ScanEngine {
         let queue = WorkQueue(units: units.count, workers: jobs, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let (maxRecord, columns, makeExtractor, nice) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice)
-        let (batchBytes, batchRecords, filter) = (self.batchBytes, self.batchRecords, self.filter)
+        let (batchBytes, batchRecords, filter, policy) = (self.batchBytes, self.batchRecords, self.filter, self.policy)
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
@@ -83,6 +85,7 @@ struct ScanEngine {
                 if nice > 0 { ScanEngine.lowerPriority(by: nice) }
                 let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
                 reader.progress = control
+                reader.policy = policy
                 let scanner = TweetScanner(extractor: makeExtractor(), control: control, filter: filter, consumer: makeConsumer)
                 let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes,
                                            batchRecords: batchRecords, pool: pool, handoff: handoff)
@@ -197,6 +200,19 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
         if b.isFull || b.count >= batchRecords { flush() }
     }
 
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        if !started { beginStream(mapped: false) }
+        if direct {
+            scanner.record(bytes, line: line, element: element, offset: offset, origin: origin)
+            if scanner.isFull { submitDirect(last: false, lines: 0) }
+            return
+        }
+        let b = currentBatch()
+        b.append(bytes, line: line, origin: origin)
+        b.elements[b.count - 1] = (element, offset)
+        if b.isFull || b.count >= batchRecords { flush() }
+    }
+
     func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) {
         if !started { beginStream(mapped: false) }
         csvHeader = header
@@ -216,14 +232,22 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
 
     func problem(_ p: InputProblem) {
         if direct { scanner.problem(p); return }
-        currentBatch().problems.append(p)
+        let b = currentBatch()
+        b.problems.append(p)
         control.problemSeen(p)
+        // A stream of nothing but problems (empty members by the million) hands them on in bounded pieces.
+        if b.problems.count + b.skipped.count >= BatchBuilder.notesPerBatch { flush() }
     }
 
     func skipped(_ origin: Origin, reason: String) {
         if direct { scanner.skipped(origin, reason: reason); return }
-        currentBatch().skipped.append((origin, reason))
+        let b = currentBatch()
+        b.skipped.append((origin, reason))
+        if b.problems.count + b.skipped.count >= BatchBuilder.notesPerBatch { flush() }
     }
+
+    /// Problems and passed-over members a batch holds at most.
+    static var notesPerBatch: Int { 1024 }
 
     var shouldStop: Bool { control.isStopped }
 
@@ -265,7 +289,11 @@ final class BatchBuilder<C: TweetConsumer>: RecordHandler {
             let origin = b.origins[b.originIndex[i]]
             let h = b.csvHeaderIndex[i]
             if h < 0 {
-                scanner.record(b.record(i), line: b.lines[i], origin: origin)
+                if !b.elements.isEmpty, let e = b.elements[i] {
+                    scanner.record(b.record(i), line: b.lines[i], element: e.index, offset: e.offset, origin: origin)
+                } else {
+                    scanner.record(b.record(i), line: b.lines[i], origin: origin)
+                }
                 continue
             }
             if h != header {

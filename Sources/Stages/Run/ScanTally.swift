@@ -13,10 +13,19 @@ public struct ScanTally: Sendable {
     public internal(set) var problemCounts: [(origin: Origin, count: Int)] = []
     /// Members and files passed over on purpose.
     public internal(set) var skipped: [(origin: Origin, reason: String)] = []
+    /// Bad input past the first `originLimit` files or members of the piece: counted, not named.
+    public internal(set) var unnamedProblems = 0
     /// Lines the unit spans (to number the lines of the next range of a file); set on a unit's last piece.
     public internal(set) var lines = 0
 
-    static let problemLimit = 200
+    /// Problems a piece keeps with their lines.
+    public static let problemLimit = 200
+    /// Problems a piece keeps that stop a whole stream (always shown, but not without end).
+    public static let streamProblemLimit = 1000
+    /// Files or members a piece counts bad input of by name.
+    public static let originLimit = 1000
+    /// Members passed over a piece names.
+    public static let skippedLimit = 1000
 
     public init() {}
 
@@ -25,16 +34,22 @@ public struct ScanTally: Sendable {
         stats.badByKind[p.kind, default: 0] += 1
         if let last = problemCounts.indices.last, problemCounts[last].origin == p.origin {
             problemCounts[last].count += 1
-        } else {
+        } else if problemCounts.count < ScanTally.originLimit {
             problemCounts.append((p.origin, 1))
+        } else {
+            unnamedProblems += 1
+            return
         }
-        // Damage to a whole stream or container is always kept: it says why the records stop.
-        if problems.count < ScanTally.problemLimit || p.kind == .corrupt || p.kind == .unreadable { problems.append(p) }
+        // Damage to a whole stream or container is kept past the limit: it says why the records stop.
+        if problems.count < ScanTally.problemLimit
+            || (p.kind.stopsStream && problems.count < ScanTally.streamProblemLimit) {
+            problems.append(p)
+        }
     }
 
     mutating func addSkipped(_ origin: Origin, reason: String) {
         stats.skippedMembers += 1
-        skipped.append((origin, reason))
+        if skipped.count < ScanTally.skippedLimit { skipped.append((origin, reason)) }
     }
 }
 
@@ -44,6 +59,8 @@ public struct RunStats: Sendable, Equatable {
     public var bytes: Int64 = 0
     public var records = 0
     public var tweets = 0
+    /// Tweets that came with entities (or from a CSV row, which needs none).
+    public var tweetsWithEntities = 0
     public var notices = 0
     public var badRecords = 0
     /// `badRecords` by kind.
@@ -60,6 +77,7 @@ public struct RunStats: Sendable, Equatable {
 
     mutating func add(_ o: RunStats) {
         inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
+        tweetsWithEntities += o.tweetsWithEntities
         notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
         filteredOut += o.filteredOut; unknownTime += o.unknownTime
         badByKind.merge(o.badByKind, uniquingKeysWith: +)

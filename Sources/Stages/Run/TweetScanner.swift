@@ -57,6 +57,15 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
 
     var shouldStop: Bool { control.isStopped }
 
+    /// Where the record being scanned sits in its array, when its line cannot say.
+    private var element: (index: Int, offset: Int64)?
+
+    func record(_ bytes: UnsafeRawBufferPointer, line: Int, element index: Int, offset: Int64, origin: Origin) {
+        element = (index, offset)
+        defer { element = nil }
+        record(bytes, line: line, origin: origin)
+    }
+
     func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) {
         tally.stats.records += 1
         // In line, not through `RecordError.message(of:)`: the closure costs
@@ -81,7 +90,10 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             }
         }
         let record = decoder.record
-        for tweet in record.tweets { take(tweet, of: record, using: extractor, screen: screen, fromText: textMode) }
+        for tweet in record.tweets {
+            if tweet.hasEntities { tally.stats.tweetsWithEntities += 1 }
+            take(tweet, of: record, using: extractor, screen: screen, fromText: textMode)
+        }
     }
 
     // MARK: CSV
@@ -102,6 +114,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let record = csv.record
         pendingTweets += record.tweets.count
         let entities = csv.header?.hasEntities == true
+        // A row without entity columns takes its mentions from its text, as it should: nothing is missing.
+        tally.stats.tweetsWithEntities += record.tweets.count
         let chosen = entities ? extractor : textExtractor
         for tweet in record.tweets {
             take(tweet, of: record, using: chosen, screen: entities ? screen : nil, fromText: entities ? textMode : true)
@@ -133,6 +147,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     var isFull: Bool { consumer.isFull }
 
     func problem(_ p: InputProblem) {
+        var p = p
+        if let element, p.line != nil { p.element = element }
         tally.addProblem(p)
         control.problemSeen(p)
     }
@@ -166,6 +182,9 @@ public final class UnitScanner: RecordHandler {
     public private(set) var lastTally = ScanTally()
     public var shouldStop: Bool { scanner.shouldStop }
     public func record(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.record(bytes, line: line, origin: origin) }
+    public func record(_ bytes: UnsafeRawBufferPointer, line: Int, element: Int, offset: Int64, origin: Origin) {
+        scanner.record(bytes, line: line, element: element, offset: offset, origin: origin)
+    }
     public func beginCSV(_ header: CSVHeader, line: Int, origin: Origin) { scanner.beginCSV(header, line: line, origin: origin) }
     public func csvRow(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin) { scanner.csvRow(bytes, line: line, origin: origin) }
     public func problem(_ p: InputProblem) { scanner.problem(p) }
