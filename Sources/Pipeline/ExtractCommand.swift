@@ -207,10 +207,6 @@ struct AggregateCommand {
         paths = a.positional.isEmpty ? ["-"] : a.positional
         buckets = try filters.timeBuckets()
         if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
-        if buckets != nil && output.isForPeople {
-            throw UsageError("--by writes a series as csv, json, ndjson or table; the workbook and the page of a series "
-                             + "are not written yet: give --format csv")
-        }
         if buckets == nil, let option = window.first {
             throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract "
                              + "(aggregate takes it only with --by, for the span of the series)")

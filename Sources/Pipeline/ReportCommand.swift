@@ -73,10 +73,6 @@ struct ReportCommand {
         }
         paths = positional.isEmpty ? ["-"] : positional
         buckets = try filters.timeBuckets()
-        if buckets != nil && output.isForPeople {
-            throw UsageError("--by writes a series as csv, json, ndjson or table; the workbook and the page of a series "
-                             + "are not written yet: give --format csv (and open it in a spreadsheet)")
-        }
         // With --by, the store answers --since and --until (it keeps each tweet's time), not yet the other options.
         var unanswered = filters.filter
         if buckets != nil { (unanswered.since, unanswered.until, unanswered.timeNeededBy) = (nil, nil, nil) }

@@ -105,6 +105,117 @@ final class PeopleReportTests: XCTestCase {
         XCTAssertTrue(labels?.contains("#a\\rb") == true, "\(labels ?? [])")
     }
 
+    // MARK: - A series (--by)
+
+    /// The series' arguments: two terms of the samples by month, more than
+    /// five mentions of each type, so that the chart shows a top of them.
+    static let seriesArgs = ["-t", "#stanford", "-t", "@stanford", Smashtag.root.appendingPathComponent("samples").path,
+                             "--by", "month", "--top", "8", "-q"]
+
+    /// The top `n` mentions of a type by total count over a term's CSV rows (ties by mention).
+    static func top(_ rows: [[String]], _ type: String, _ n: Int) -> [String] {
+        var totals: [String: Int] = [:]
+        for r in rows where r[2] == type { totals[r[3], default: 0] += Int(r[4])! }
+        return totals.sorted { $0.value != $1.value ? $0.value > $1.value : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            .prefix(n).map(\.key)
+    }
+
+    /// `--by month` as a workbook, from the dumps, a store and `extract | aggregate`: each term's
+    /// sheet holds the rows of `--format csv --by month`, typed, and one line
+    /// chart whose series are the top 5 hashtags and users over the buckets.
+    func testSeriesWorkbookHoldsTheRowsOfCSVAndALineChart() throws {
+        let python = try Readers.python()
+        let csv = CSV.parse(try Smashtag.report(Self.seriesArgs + ["--format", "csv"]).stdout)
+        XCTAssertEqual(csv.first, ["term", "bucket", "type", "mention", "count"])
+        let rows = Array(csv.dropFirst())
+        let store = dir + "/store"
+        _ = try Smashtag.run(["ingest", Smashtag.root.appendingPathComponent("samples").path, "--store", store, "-q"])
+        let fromStore = CSV.parse(try Smashtag.report(["-t", "#stanford", "-t", "@stanford", "--store", store, "--by", "month",
+                                                       "--top", "8", "-q", "--format", "csv"]).stdout).dropFirst()
+        XCTAssertEqual(Array(fromStore), rows, "the store's series is the dumps'")
+        let extract = try Smashtag.run(["extract", "-t", "#stanford", "-t", "@stanford",
+                                        Smashtag.root.appendingPathComponent("samples").path, "--by", "month", "-q"])
+        XCTAssertEqual(extract.status, 0)
+        for (label, args) in [("dumps", ["report"] + Self.seriesArgs),
+                              ("store", ["report", "-t", "#stanford", "-t", "@stanford", "--store", store, "--by", "month", "--top", "8", "-q"]),
+                              ("aggregate", ["aggregate", "--by", "month", "--top", "8", "-q"])] {
+            let book = dir + "/series-\(label).xlsx"
+            let made = try Smashtag.run(args + ["-o", book], stdin: label == "aggregate" ? Data(extract.stdout.utf8) : nil)
+            XCTAssertEqual(made.status, 0, "\(label): \(made.stderr)")
+            let sheets = try XCTUnwrap(try Readers.json(python, "read_xlsx.py", [book])["sheets"] as? [[String: Any]])
+            XCTAssertEqual(sheets.map { $0["title"] as? String }, ["Summary", "#stanford", "@stanford"], label)
+            for sheet in sheets.dropFirst() {
+                let title = sheet["title"] as! String
+                let cells = sheet["rows"] as! [[[Any]]]
+                XCTAssertEqual(cells.first?.prefix(5).map { $0[0] as? String }, ["term", "bucket", "type", "mention", "count"], title)
+                XCTAssertEqual(sheet["freeze"] as? String, "A2", "\(title): header row frozen")
+                let body = cells.dropFirst().filter { !($0[0][0] is NSNull) }
+                let expected = rows.filter { $0[0] == title }
+                XCTAssertGreaterThan(expected.count, 20, title)
+                XCTAssertEqual(body.count, expected.count, "\(label) \(title)")
+                for (got, want) in zip(body, expected) {
+                    XCTAssertEqual(got.prefix(4).map { $0[0] as? String }, Array(want.prefix(4)), title)
+                    XCTAssertEqual(got.prefix(5).map { $0[1] as? String }, ["s", "s", "s", "s", "n"], "\(title): typed cells")
+                    XCTAssertEqual((got[4][0] as? NSNumber)?.intValue, Int(want[4]), "\(title): \(want[1]) \(want[3])")
+                }
+                var buckets: [String] = []
+                for r in expected where !buckets.contains(r[1]) { buckets.append(r[1]) }
+                XCTAssertGreaterThan(buckets.count, 2, title)
+                let charted = Self.top(expected, "hashtag", 5) + Self.top(expected, "user", 5)
+                XCTAssertEqual(charted.count, 10, "\(title): five of each type to chart")
+                let charts = sheet["charts"] as! [[String: Any]]
+                XCTAssertEqual(charts.count, 1, "\(title): one chart")
+                XCTAssertEqual(charts.first?["kind"] as? String, "LineChart", title)
+                let series = charts.first?["series"] as? [[String: Any]] ?? []
+                XCTAssertEqual(series.map { $0["name"] as? String }, charted, "\(title): a series per top mention")
+                for (s, mention) in zip(series, charted) {
+                    XCTAssertEqual((s["category_cells"] as? [Any])?.map { $0 as? String }, buckets, "\(title): the buckets")
+                    let values = (s["value_cells"] as? [Any] ?? []).map { ($0 as? NSNumber)?.intValue }
+                    let want = buckets.map { b in expected.first { $0[1] == b && $0[3] == mention }.map { Int($0[4])! } ?? 0 }
+                    XCTAssertEqual(values, want, "\(title): \(mention) over the buckets")
+                }
+            }
+            // The summary: a line per term with its sheet and its tweets over the series.
+            let summary = sheets[0]["rows"] as! [[[Any]]]
+            XCTAssertTrue(summary.contains { $0[0][0] as? String == "#stanford" && $0[1][0] as? String == "#stanford" }, label)
+        }
+    }
+
+    /// `--by month` as a page in Chromium: per term a polyline for each
+    /// charted mention, the top mentions in the DOM, every row, no request.
+    func testSeriesPageInChromiumDrawsTheLinesAndFetchesNothing() throws {
+        let python = try Readers.python()
+        try Readers.requireChromium()
+        let rows = CSV.parse(try Smashtag.report(Self.seriesArgs + ["--format", "csv"]).stdout).dropFirst()
+        let page = dir + "/series.html"
+        _ = try Smashtag.report(Self.seriesArgs + ["-o", page])
+        let read = try Readers.json(python, "read_page.py", [page, dir + "/chromium", "1200", "1400"])
+        XCTAssertEqual(read["requests"] as? [String], [], "the page asks for nothing")
+        let tags = read["tags"] as? [String: Int] ?? [:]
+        XCTAssertNil(tags["script"])
+        XCTAssertEqual(tags["svg"], 2, "a line chart per term")
+        XCTAssertEqual(tags["polyline"], 20, "a line per charted mention: five hashtags and five users of each term")
+        XCTAssertEqual(tags["tr"].map { $0 >= rows.count }, true, "every row in a table")
+        let texts = read["texts"] as? [String] ?? []
+        for term in ["#stanford", "@stanford"] {
+            let expected = rows.filter { $0[0] == term }
+            XCTAssertTrue(texts.contains(term), "heading \(term)")
+            for type in ["hashtag", "user"] {
+                let top = try XCTUnwrap(Self.top(Array(expected), type, 1).first)
+                XCTAssertTrue(texts.contains(top), "\(term): top \(type) \(top) in the DOM")
+            }
+            let first = try XCTUnwrap(expected.first?[1]), last = try XCTUnwrap(expected.last?[1])
+            XCTAssertTrue(texts.contains(first) && texts.contains(last), "\(term): buckets \(first) and \(last) on the axis")
+        }
+        let points = (read["attributes"] as? [[Any]] ?? []).filter { $0.first as? String == "polyline" && $0[1] as? String == "points" }
+        let buckets = Set(rows.filter { $0[0] == "#stanford" }.map { $0[1] }).count
+        XCTAssertEqual(points.first.map { ($0[2] as? String ?? "").split(separator: " ").count }, buckets, "a point per bucket")
+        let shot = read["screenshot"] as? [String: Double] ?? [:]
+        // On a screen 1200 pixels wide: the lines of the top hashtag and the top user in their colours.
+        XCTAssertGreaterThan(shot["hashtag_bar_pixels"] ?? 0, 300, "the top hashtag's line drawn")
+        XCTAssertGreaterThan(shot["user_bar_pixels"] ?? 0, 150, "the top user's line drawn")
+    }
+
     // MARK: - The page
 
     /// Chromium renders the corpus page: a screenshot with its bars, each

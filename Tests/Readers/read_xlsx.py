@@ -48,6 +48,8 @@ def main():
                 cat = s.cat.strRef.f if s.cat is not None and s.cat.strRef is not None else None
                 val = s.val.numRef.f if s.val is not None and s.val.numRef is not None else None
                 name = s.tx.v if s.tx is not None else None
+                if name is None and s.tx is not None and s.tx.strRef is not None:
+                    name = (cells_of(workbook, s.tx.strRef.f) or [None])[0]
                 series.append({
                     "name": name,
                     "categories": cat,

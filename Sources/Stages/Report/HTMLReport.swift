@@ -15,6 +15,10 @@ import Foundation
 /// and bidirectional characters as escapes) and then HTML-escaped, in text
 /// and in attributes alike. The layout is one column on a phone, two charts
 /// side by side on a wide screen, and plain black on white in print.
+///
+/// A series (`--by`, SPEC §12.4) has a section per term: an SVG line chart
+/// of its top 5 hashtags and top 5 users (by total count) over the buckets,
+/// a polyline each with a legend, then every row (bucket, type, mention, count).
 public struct HTMLReport {
     public var document: ReportDocument
 
@@ -41,11 +45,17 @@ public struct HTMLReport {
         <h1>smashtag report</h1>
 
         """
-        out += "<p class=\"terms\">" + document.reports.enumerated().map { n, r in
-            "<a href=\"#term-\(n + 1)\">\(Self.text(r.term.description))</a> <span class=\"n\">\(TableRenderer.grouped(r.tweets))</span>"
+        let series = document.bucketed ? document.series : []
+        let heads = document.bucketed ? series.map { ($0.term.description, $0.tweets) } : document.reports.map { ($0.term.description, $0.tweets) }
+        out += "<p class=\"terms\">" + heads.enumerated().map { n, h in
+            "<a href=\"#term-\(n + 1)\">\(Self.text(h.0))</a> <span class=\"n\">\(TableRenderer.grouped(h.1))</span>"
         }.joined(separator: " · ") + "</p>\n</header>\n"
         out += summary()
-        for (n, r) in document.reports.enumerated() { out += section(r, number: n + 1) }
+        if document.bucketed {
+            for (n, s) in series.enumerated() { out += section(s, number: n + 1) }
+        } else {
+            for (n, r) in document.reports.enumerated() { out += section(r, number: n + 1) }
+        }
         out += "</body>\n</html>\n"
         return out
     }
@@ -77,6 +87,84 @@ public struct HTMLReport {
         out += table(r.hashtags, title: "Hashtags")
         out += table(r.users, title: "Users")
         return out + "</div>\n</section>\n"
+    }
+
+    private func section(_ s: ReportDocument.Series, number: Int) -> String {
+        var out = "<section class=\"term series\" id=\"term-\(number)\">\n"
+        out += "<h2><bdi>\(Self.text(s.term.description))</bdi> <span class=\"count\">· \(TableRenderer.grouped(s.tweets)) "
+            + (s.tweets == 1 ? "tweet" : "tweets") + " · \(s.buckets.count) " + (s.buckets.count == 1 ? "bucket" : "buckets") + "</span></h2>\n"
+        out += lineChart(s)
+        out += "<table class=\"rows\">\n<thead><tr><th scope=\"col\">bucket</th><th scope=\"col\">type</th><th scope=\"col\">mention</th>"
+            + "<th scope=\"col\" class=\"n\">count</th></tr></thead>\n<tbody>\n"
+        if s.rowCount == 0 { out += "<tr><td colspan=\"4\">(none)</td></tr>\n" }
+        for r in s.reports {
+            let bucket = Self.text(r.bucket ?? "")
+            for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
+                for row in rows {
+                    out += "<tr><td>\(bucket)</td><td>\(type)</td><td><bdi>\(Self.text(row.mention))</bdi></td>"
+                        + "<td class=\"n\">\(TableRenderer.grouped(row.count))</td></tr>\n"
+                }
+            }
+        }
+        return out + "</tbody>\n</table>\n</section>\n"
+    }
+
+    /// Colours of a series' lines: hashtags in blues and greens, users in oranges and reds.
+    static let hashtagColors = ["#2f6db5", "#1b9e77", "#7570b3", "#66a61e", "#17becf"]
+    static let userColors = ["#d9822b", "#c0392b", "#e7298a", "#a6761d", "#8c564b"]
+
+    /// A line chart: a polyline per charted mention over the buckets, the
+    /// count axis (0 and the most), the first, middle and last bucket under
+    /// it, and a legend of the mentions with their totals.
+    private func lineChart(_ s: ReportDocument.Series) -> String {
+        let lines = s.lines(top: ReportDocument.seriesTop)
+        let title = "Top mentions by bucket"
+        guard !lines.isEmpty, !s.reports.isEmpty else {
+            return "<figure class=\"chart empty\"><figcaption>\(title)</figcaption><p>(none)</p></figure>\n"
+        }
+        let width = 960, left = 64, right = 16, top = 12, plot = 260, legendRow = 22
+        let legendTop = top + plot + 44
+        let height = legendTop + legendRow * ((lines.count + 1) / 2) + 8
+        let most = max(1, lines.flatMap(\.counts).max() ?? 1)
+        let buckets = s.buckets
+        let span = Double(width - left - right)
+        func x(_ i: Int) -> Double { buckets.count == 1 ? Double(left) + span / 2 : Double(left) + span * Double(i) / Double(buckets.count - 1) }
+        func y(_ n: Int) -> Double { Double(top) + Double(plot) * (1 - Double(n) / Double(most)) }
+        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        var out = "<figure class=\"chart line\"><figcaption>\(title)</figcaption>\n"
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" "
+            + "aria-label=\"\(Self.escape(title))\">\n"
+        // Axes and their labels.
+        out += "<line class=\"axis\" x1=\"\(left)\" y1=\"\(top)\" x2=\"\(left)\" y2=\"\(top + plot)\"/>"
+        out += "<line class=\"axis\" x1=\"\(left)\" y1=\"\(top + plot)\" x2=\"\(width - right)\" y2=\"\(top + plot)\"/>\n"
+        out += "<text class=\"value\" x=\"\(left - 6)\" y=\"\(top + 5)\" text-anchor=\"end\">\(TableRenderer.grouped(most))</text>"
+        out += "<text class=\"value\" x=\"\(left - 6)\" y=\"\(top + plot + 5)\" text-anchor=\"end\">0</text>\n"
+        var shown: [Int] = [0, buckets.count / 2, buckets.count - 1]
+        shown = shown.enumerated().filter { i, b in !shown[..<i].contains(b) }.map(\.1)
+        for i in shown {
+            let anchor = buckets.count == 1 ? "middle" : i == 0 ? "start" : i == buckets.count - 1 ? "end" : "middle"
+            out += "<text class=\"value\" x=\"\(f(x(i)))\" y=\"\(top + plot + 20)\" text-anchor=\"\(anchor)\">"
+                + "\(Self.text(buckets[i]))</text>"
+        }
+        out += "\n"
+        var hashtags = 0, users = 0
+        for (k, line) in lines.enumerated() {
+            let color: String
+            if line.isHashtag { color = Self.hashtagColors[hashtags % Self.hashtagColors.count]; hashtags += 1 }
+            else { color = Self.userColors[users % Self.userColors.count]; users += 1 }
+            let label = VisibleText.escaped(line.mention)
+            let points = line.counts.enumerated().map { "\(f(x($0.offset))),\(f(y($0.element)))" }.joined(separator: " ")
+            out += "<g><title>\(Self.escape(label)): \(TableRenderer.grouped(line.total))</title>"
+            out += "<polyline class=\"series\" points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+            if buckets.count == 1 { out += "<circle cx=\"\(f(x(0)))\" cy=\"\(f(y(line.counts[0])))\" r=\"4\" fill=\"\(color)\"/>" }
+            out += "</g>\n"
+            // The legend, two columns.
+            let lx = left + (k % 2) * ((width - left) / 2), ly = legendTop + (k / 2) * legendRow
+            out += "<g class=\"legend\"><rect x=\"\(lx)\" y=\"\(ly - 10)\" width=\"14\" height=\"4\" fill=\"\(color)\"/>"
+                + "<text class=\"label\" x=\"\(lx + 20)\" y=\"\(ly - 3)\">\(Self.escape(Self.cut(label, 40)))"
+                + " <tspan class=\"value\">\(TableRenderer.grouped(line.total))</tspan></text></g>\n"
+        }
+        return out + "</svg></figure>\n"
     }
 
     /// A horizontal bar chart: a row per mention, label, bar, count.
@@ -173,6 +261,8 @@ public struct HTMLReport {
     svg { width: 100%; height: auto; display: block; }
     svg text { font: 14px system-ui, sans-serif; fill: var(--ink); }
     svg .value { fill: var(--muted); }
+    svg .axis { stroke: var(--muted); stroke-width: 1; }
+    .series .rows { margin-top: 1rem; }
     .hashtag .bar { fill: var(--hashtag); }
     .user .bar { fill: var(--user); }
     .tables table { align-self: start; }

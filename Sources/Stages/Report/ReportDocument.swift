@@ -3,9 +3,8 @@ import Foundation
 /// A report for people (SPEC §12.6): the terms' reports and what the run
 /// was, for the workbook (`XLSXReport`) and the page (`HTMLReport`).
 ///
-/// The writers take the whole document, so that what they show grows with
-/// it: popularity over time (`--by`, SPEC §12.4) is meant to add the
-/// buckets here, and each writer a line chart of them beside the bar chart.
+/// The writers take the whole document: with `--by` (SPEC §12.4) it is a
+/// series, which `series` groups per term for each writer's line chart.
 public struct ReportDocument: Sendable {
     /// One line of the run's summary: a label and a typed value.
     public struct Item: Sendable, Equatable {
@@ -47,6 +46,65 @@ public struct ReportDocument: Sendable {
     /// The first `chartTop` hashtags and users of a report: what its chart shows.
     public func charted(_ report: TermReport) -> (hashtags: [MentionCount], users: [MentionCount]) {
         (Array(report.hashtags.prefix(chartTop)), Array(report.users.prefix(chartTop)))
+    }
+
+    /// How many mentions of each type a series' line chart shows.
+    public static let seriesTop = 5
+
+    /// One term's series (`--by`): its reports per bucket, in bucket order.
+    public struct Series: Sendable {
+        /// One charted mention: its count in each bucket, and over them all.
+        public struct Line: Sendable, Equatable {
+            public var mention: String
+            public var isHashtag: Bool
+            public var counts: [Int]
+            public var total: Int
+        }
+        public var term: Term
+        public var reports: [TermReport]
+        public var buckets: [String] { reports.map { $0.bucket ?? "" } }
+        /// Tweets over all buckets (each tweet is in one bucket).
+        public var tweets: Int { reports.reduce(0) { $0 + $1.tweets } }
+        /// Distinct hashtags and users over the buckets.
+        public var hashtagCount: Int { Set(reports.flatMap { $0.hashtags.map(\.mention) }).count }
+        public var userCount: Int { Set(reports.flatMap { $0.users.map(\.mention) }).count }
+        public var rowCount: Int { reports.reduce(0) { $0 + $1.hashtags.count + $1.users.count } }
+
+        /// The first `top` hashtags and then users by their total count over
+        /// the buckets (ties by mention, as section 7 orders rows), a line each.
+        public func lines(top: Int) -> [Line] {
+            var out: [Line] = []
+            for isHashtag in [true, false] {
+                var totals: [String: Int] = [:]
+                for r in reports { for m in isHashtag ? r.hashtags : r.users { totals[m.mention, default: 0] += m.count } }
+                let chosen = totals.map { MentionCount(mention: $0.key, count: $0.value) }
+                    .sorted(by: MentionCount.reportOrder).prefix(top)
+                // One pass over the rows for the chosen mentions' counts (a bucket without a row holds 0).
+                let index = Dictionary(uniqueKeysWithValues: chosen.enumerated().map { ($0.element.mention, $0.offset) })
+                var counts = Array(repeating: Array(repeating: 0, count: reports.count), count: index.count)
+                for (i, r) in reports.enumerated() {
+                    for m in isHashtag ? r.hashtags : r.users { if let k = index[m.mention] { counts[k][i] = m.count } }
+                }
+                for (k, m) in chosen.enumerated() {
+                    out.append(Line(mention: m.mention, isHashtag: isHashtag, counts: counts[k], total: m.count))
+                }
+            }
+            return out
+        }
+    }
+
+    /// With `bucketed`, the reports grouped per term (a run of reports of one
+    /// term, in the order given); a term without buckets has no series.
+    public var series: [Series] {
+        var out: [Series] = []
+        for r in reports {
+            if let last = out.last, last.term.description == r.term.description {
+                out[out.count - 1].reports.append(r)
+            } else {
+                out.append(Series(term: r.term, reports: [r]))
+            }
+        }
+        return out
     }
 
     /// `2026-12-01 15:05:31 UTC`.

@@ -12,8 +12,11 @@ import Foundation
 ///   beside it the top 20 of each type, and a bar chart of them (hashtags
 ///   and users as two series of one chart, in two colours).
 ///
-/// A series over time (`--by`) is meant to add a line chart to each term's
-/// sheet, from the same document.
+/// A series over time (`--by`, SPEC §12.4): a sheet per term with the rows
+/// of `--format csv --by` (`term`, `bucket`, `type`, `mention`, `count`),
+/// and beside them a block of the top 5 hashtags and top 5 users by total
+/// count, a column each and a row per bucket, which feeds one line chart
+/// (a series per mention, the buckets as categories).
 ///
 /// libxlsxwriter writes to a file name: the workbook is put together in a
 /// private temporary file and read back, so that `OutputFile` writes it
@@ -65,14 +68,26 @@ public struct XLSXReport {
         let f = Formats(book)
         let summary = try book.sheet("Summary")
         var names: Set<String> = ["summary"]
+        if document.bucketed {
+            let series = document.series
+            let sheetNames = series.map { s in Self.sheetName(for: s.term.description, taken: &names) }
+            let lines = series.map { (term: $0.term.description, tweets: $0.tweets, hashtags: $0.hashtagCount, users: $0.userCount) }
+            try writeSummary(summary, formats: f, terms: lines, sheetNames: sheetNames, book: book)
+            for (s, name) in zip(series, sheetNames) {
+                try writeSeries(s, sheet: try book.sheet(name), name: name, formats: f, book: book)
+            }
+            return
+        }
         let sheetNames = document.reports.map { r in Self.sheetName(for: r.term.description, taken: &names) }
-        try writeSummary(summary, formats: f, sheetNames: sheetNames, book: book)
+        let lines = document.reports.map { (term: $0.term.description, tweets: $0.tweets, hashtags: $0.hashtags.count, users: $0.users.count) }
+        try writeSummary(summary, formats: f, terms: lines, sheetNames: sheetNames, book: book)
         for (r, name) in zip(document.reports, sheetNames) {
             try writeTerm(r, sheet: try book.sheet(name), name: name, formats: f, book: book)
         }
     }
 
-    private func writeSummary(_ ws: Sheet, formats f: Formats, sheetNames: [String], book: Workbook) throws(OutputFile.Failure) {
+    private func writeSummary(_ ws: Sheet, formats f: Formats, terms: [(term: String, tweets: Int, hashtags: Int, users: Int)],
+                              sheetNames: [String], book: Workbook) throws(OutputFile.Failure) {
         try ws.string(0, 0, "smashtag report", f.title)
         var row: UInt32 = 2
         var labelWidth = 12, valueWidth = 12
@@ -95,13 +110,13 @@ public struct XLSXReport {
         let header = ["term", "sheet", "tweets", "hashtags", "users"]
         for (c, h) in header.enumerated() { try ws.string(row, UInt16(c), h, f.header) }
         row += 1
-        for (r, name) in zip(document.reports, sheetNames) {
-            try ws.string(row, 0, r.term.description, nil)
+        for (r, name) in zip(terms, sheetNames) {
+            try ws.string(row, 0, r.term, nil)
             try ws.string(row, 1, name, nil)
             try ws.number(row, 2, Double(r.tweets), f.count)
-            try ws.number(row, 3, Double(r.hashtags.count), f.count)
-            try ws.number(row, 4, Double(r.users.count), f.count)
-            labelWidth = max(labelWidth, VisibleText.columns(r.term.description))
+            try ws.number(row, 3, Double(r.hashtags), f.count)
+            try ws.number(row, 4, Double(r.users), f.count)
+            labelWidth = max(labelWidth, VisibleText.columns(r.term))
             valueWidth = max(valueWidth, VisibleText.columns(name))
             row += 1
         }
@@ -207,6 +222,95 @@ public struct XLSXReport {
         options.x_scale = 1.5
         options.y_scale = max(1.0, Double(110 + 20 * charted.count) / 288.0)
         try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, 9, chart, &options), "the chart")
+    }
+
+    /// A term's series (`--by`): its rows by bucket, and a line chart of its top mentions over the buckets.
+    private func writeSeries(_ s: ReportDocument.Series, sheet ws: Sheet, name: String, formats f: Formats,
+                             book: Workbook) throws(OutputFile.Failure) {
+        let term = s.term.description
+        guard s.rowCount <= Self.maxRows, s.reports.count <= Self.maxRows else {
+            throw OutputFile.Failure(path: book.path, message: "\(term) has \(s.rowCount) rows, and a sheet "
+                                     + "holds \(TableRenderer.grouped(Self.maxRows)): keep fewer with --top, --min-count or a longer --by")
+        }
+        for (c, h) in ["term", "bucket", "type", "mention", "count"].enumerated() { try ws.string(0, UInt16(c), h, f.header) }
+        var row: UInt32 = 1
+        var bucketWidth = 6, mentionWidth = 8, countWidth = 5
+        for r in s.reports {
+            let bucket = r.bucket ?? ""
+            bucketWidth = max(bucketWidth, VisibleText.columns(bucket))
+            for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
+                for m in rows {
+                    try ws.string(row, 0, term, nil)
+                    try ws.string(row, 1, bucket, nil)
+                    try ws.string(row, 2, type, nil)
+                    try ws.string(row, 3, m.mention, nil)
+                    try ws.number(row, 4, Double(m.count), f.count)
+                    mentionWidth = max(mentionWidth, VisibleText.columns(m.mention))
+                    countWidth = max(countWidth, TableRenderer.grouped(m.count).count)
+                    row += 1
+                }
+            }
+        }
+        worksheet_freeze_panes(ws.pointer, 1, 0)
+        worksheet_set_landscape(ws.pointer)
+        worksheet_fit_to_pages(ws.pointer, 1, 0)
+        try ws.check(worksheet_repeat_rows(ws.pointer, 0, 0), "the header row for printing")
+        try ws.width(0, Double(min(40, max(6, VisibleText.columns(term)) + 2)))
+        try ws.width(1, Double(bucketWidth + 2))
+        try ws.width(2, 9)
+        try ws.width(3, Double(min(60, mentionWidth + 2)))
+        try ws.width(4, Double(countWidth + 3))
+        if row > 1 { try ws.check(worksheet_autofilter(ws.pointer, 0, 0, row - 1, 4), "a filter") }
+
+        // The chart's data, beside the rows: a row per bucket (column G), a
+        // column per charted mention (H on), its label shown escaped as in
+        // the bar chart (the chart's cache takes it raw).
+        let lines = s.lines(top: ReportDocument.seriesTop)
+        guard !lines.isEmpty, !s.reports.isEmpty else {
+            try ws.string(1, 6, "No mention was counted --min-count times or more: no chart.", nil)
+            return
+        }
+        let bucketColumn: UInt16 = 6
+        try ws.string(0, bucketColumn, "bucket", f.header)
+        for (i, b) in s.buckets.enumerated() { try ws.string(UInt32(i + 1), bucketColumn, b, nil) }
+        try ws.width(bucketColumn, Double(bucketWidth + 2))
+        for (k, line) in lines.enumerated() {
+            let column = bucketColumn + 1 + UInt16(k)
+            let label = VisibleText.escaped(line.mention)
+            try ws.string(0, column, label, f.header)
+            for (i, n) in line.counts.enumerated() { try ws.number(UInt32(i + 1), column, Double(n), f.count) }
+            try ws.width(column, Double(min(30, max(8, VisibleText.columns(label) + 2))))
+        }
+        guard let chart = workbook_add_chart(book.pointer, UInt8(LXW_CHART_LINE.rawValue)) else {
+            throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not make a chart")
+        }
+        let last = UInt32(s.reports.count)
+        for k in lines.indices {
+            let column = bucketColumn + 1 + UInt16(k)
+            guard let series = chart_add_series(chart, nil, nil) else {
+                throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not add a series")
+            }
+            chart_series_set_categories(series, name, 1, bucketColumn, last, bucketColumn)
+            chart_series_set_values(series, name, 1, column, last, column)
+            chart_series_set_name_range(series, name, 0, column)
+            if s.reports.count == 1 {
+                chart_series_set_marker_type(series, UInt8(LXW_CHART_MARKER_CIRCLE.rawValue))  // one bucket: a point, not a line
+            }
+        }
+        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top mentions by \(s.buckets.count == 1 ? "bucket" : "buckets") "
+                             + "(\(TableRenderer.grouped(s.tweets)) tweets)")
+        var titleFont = lxw_chart_font()
+        titleFont.size = 12
+        titleFont.bold = 1
+        chart_title_set_name_font(chart, &titleFont)
+        chart_axis_set_name(chart.pointee.y_axis, "count")
+        chart_show_hidden_data(chart)
+        chart_legend_set_position(chart, UInt8(LXW_CHART_LEGEND_BOTTOM.rawValue))
+        var options = lxw_chart_options()
+        options.x_offset = 12
+        options.x_scale = 2
+        options.y_scale = 1.5
+        try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, bucketColumn + 2 + UInt16(lines.count), chart, &options), "the chart")
     }
 
     /// A sheet name Excel takes: none of `[]:*?/\`, no apostrophe at either
