@@ -122,4 +122,20 @@ final class ExtractTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("no extract header"), none.stderr)
         XCTAssertEqual(try aggregate("H\tsmashtag-extract\t2\t#a\n", []).status, 1, "a newer format version is refused")
     }
+
+    /// Extract lines of word terms only (`H smashtag-extract 1 obama`) look
+    /// like CSV column names; aggregate reads them as extract lines all the same.
+    func testWordTermsOnlyGoThroughAggregate() throws {
+        let input = Smashtag.corpus.appendingPathComponent("twarc-csv/flat.jsonl").path
+        for terms in [["obama"], ["obama", "the"]] {
+            let args = terms.flatMap { ["-t", $0] }
+            let lines = try Smashtag.run(["extract"] + args + [input, "-q"])
+            XCTAssertTrue(lines.stdout.hasPrefix("H\tsmashtag-extract\t1\t" + terms.joined(separator: "\t") + "\n"), lines.stdout)
+            let r = try Smashtag.run(["aggregate", "--min-count", "1", "--format", "csv"], stdin: Data(lines.stdout.utf8))
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let expected = try Smashtag.report(args + [input, "--min-count", "1", "--format", "csv", "-q"]).stdout
+            XCTAssertEqual(r.stdout, expected)
+            XCTAssertGreaterThan(expected.split(separator: "\n").count, 1, "the words match something")
+        }
+    }
 }

@@ -36,6 +36,9 @@ enum StreamSniffer {
             if kind == "deleted_tweets" { return includeDeleted ? .text : .deletedTweets }
             if !tweetKinds.contains(kind) { return .nonTweetArchiveData(kind) }
         }
+        // Extract's own lines (`H<TAB>smashtag-extract…`) are never a CSV
+        // export, however much a header of word terms looks like column names.
+        if prefix.dropFirst(contentStart(prefix)).starts(with: Array("H\tsmashtag-".utf8)) { return .text }
         if let why = CSVHeader.unrecognisedReason(prefix, columns: columns) { return .unrecognisedCSV(why) }
         return .text
     }
