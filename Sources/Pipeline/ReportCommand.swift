@@ -73,11 +73,9 @@ struct ReportCommand {
         }
         paths = positional.isEmpty ? ["-"] : positional
         buckets = try filters.timeBuckets()
-        // With --by, the store answers --since and --until (it keeps each tweet's time), not yet the other options.
-        var unanswered = filters.filter
-        if buckets != nil { (unanswered.since, unanswered.until, unanswered.timeNeededBy) = (nil, nil, nil) }
-        if store != nil && buckets != nil && (unanswered.isActive || !filters.columns.isStandard) {
-            throw UsageError("--by with --retweets, --lang or --columns is not yet answered from a store: report from the dumps")
+        // With --by, the store answers the filters (each tweet's time, kind and language are kept), not yet --columns.
+        if store != nil && buckets != nil && !filters.columns.isStandard {
+            throw UsageError("--by with --columns is not yet answered from a store: report from the dumps")
         }
     }
 
@@ -124,7 +122,7 @@ extension ReportCommand {
     /// `report --store --by`: the series, bucketed at query time (SPEC §12.4).
     func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
         let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top,
-                                      since: filters.filter.since, until: filters.filter.until)
+                                      since: filters.filter.since, until: filters.filter.until, filter: filters.filter)
         let interrupts = InterruptHandler(control: RunControl(strict: false))
         defer { interrupts.cancel() }
         let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),

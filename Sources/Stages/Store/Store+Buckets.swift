@@ -29,7 +29,7 @@ extension Store {
     /// - Complexity: one pass over the tweets and the links, in id order;
     ///   memory O(distinct mentions) for their keys, plus the aggregator's.
     public func series(_ terms: [Term], buckets: TimeBuckets, minCount: Int, top: Int?,
-                       since: Int64? = nil, until: Int64? = nil) throws -> Series {
+                       since: Int64? = nil, until: Int64? = nil, filter: TweetFilter = TweetFilter()) throws -> Series {
         let withText = terms.contains { $0.kind == .word }
         if withText, !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
@@ -51,7 +51,7 @@ extension Store {
         var linkReady = try links.step()
         var link = (tweet: Int64(0), mention: Int64(0))
         if linkReady { link = (links.int64(0), links.int64(1)) }
-        let tweets = try db.statement("SELECT id, created_at, author\(withText ? ", text" : "") FROM tweet WHERE id >= ?1")
+        let tweets = try db.statement("SELECT id, created_at, author, \(withText ? "text" : "NULL"), retweet, lang FROM tweet WHERE id >= ?1")
         defer { tweets.done() }
         try tweets.bind(1, Int64.min)
         var set: [Int64] = []
@@ -71,6 +71,12 @@ extension Store {
             guard let time = tweets.optionalInt64(1) else { unknown += 1; continue }
             if let since, time < since { continue }
             if let until, time >= until { continue }
+            // SPEC §12.2's other filters, judged as the report's scan judges them.
+            if filter.retweets != .include || filter.languages != nil,
+               filter.judgeStored(time: time, kind: tweets.optionalInt64(4),
+                                  lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
+                continue
+            }
             let author = tweets.optionalInt64(2)
             var prepared: [Unicode.Scalar]?
             var mentionsReady = false
