@@ -60,22 +60,9 @@ struct PairsCommand {
                 throw UsageError.unknownOption(name, known: Self.options)
             }
         }
-        var positional = a.positional
-        if let store {
-            if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
-                throw UsageError("--store reads pairs from the store alone, and '\(path)' is a path: ingest it first "
-                                 + "(smashtag ingest \(path) --store \(store)), then ask without paths")
-            }
-            termFlags += positional
-            positional = []
-        }
-        terms = try Terms.parse(flags: termFlags, positional: &positional, command: "pairs")
+        (terms, paths, _) = try Terms.parse(flags: termFlags, positional: a.positional, store: &store, command: "pairs",
+                                            reads: "reads pairs from the store alone", then: "ask without paths")
         try Self.checkGraph(format, terms: terms)
-        if store == nil && positional.isEmpty,
-           let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
-            store = env
-        }
-        paths = positional.isEmpty ? ["-"] : positional
     }
 
     static func format(_ v: String) throws(UsageError) -> PairFormat {

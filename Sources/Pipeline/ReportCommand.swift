@@ -55,23 +55,9 @@ struct ReportCommand {
             }
         }
         try output.check()
-        var positional = a.positional
-        if let store {
-            // With --store every positional is a term; a path is a mistake worth naming.
-            if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
-                throw UsageError("--store reports from the store alone, and '\(path)' is a path: ingest it first "
-                                 + "(smashtag ingest \(path) --store \(store)), then report without paths")
-            }
-            termFlags += positional
-            positional = []
-        }
-        terms = try Terms.parse(flags: termFlags, positional: &positional, command: "report")
-        if store == nil && positional.isEmpty,
-           let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
-            store = env
-            storeFromEnvironment = true
-        }
-        paths = positional.isEmpty ? ["-"] : positional
+        (terms, paths, storeFromEnvironment) = try Terms.parse(flags: termFlags, positional: a.positional, store: &store,
+                                                               command: "report", reads: "reports from the store alone",
+                                                               then: "report without paths")
         buckets = try filters.timeBuckets()
         // With --by, the store answers the filters (each tweet's time, kind and language are kept), not yet --columns.
         if store != nil && buckets != nil && !filters.columns.isStandard {

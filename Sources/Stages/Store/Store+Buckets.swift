@@ -48,9 +48,7 @@ extension Store {
         let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
         defer { links.done() }
         try links.bind(1, Int64.min)
-        var linkReady = try links.step()
-        var link = (tweet: Int64(0), mention: Int64(0))
-        if linkReady { link = (links.int64(0), links.int64(1)) }
+        var cursor = try LinkCursor(links)
         let tweets = try db.statement("SELECT id, created_at, author, \(withText ? "text" : "NULL"), retweet, lang FROM tweet WHERE id >= ?1")
         defer { tweets.done() }
         try tweets.bind(1, Int64.min)
@@ -58,16 +56,7 @@ extension Store {
         var mentions: [String] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            set.removeAll(keepingCapacity: true)
-            while linkReady && link.tweet < id {
-                linkReady = try links.step()
-                if linkReady { link = (links.int64(0), links.int64(1)) }
-            }
-            while linkReady && link.tweet == id {
-                set.append(link.mention)
-                linkReady = try links.step()
-                if linkReady { link = (links.int64(0), links.int64(1)) }
-            }
+            try cursor.mentions(of: id, into: &set)
             guard let time = tweets.optionalInt64(1) else { unknown += 1; continue }
             if let since, time < since { continue }
             if let until, time >= until { continue }

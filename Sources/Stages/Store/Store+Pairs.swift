@@ -90,24 +90,13 @@ struct PairScan {
         }
         let links = try db.statement("SELECT tweet, mention FROM tweet_mention")
         defer { links.done() }
-        var linkReady = try links.step()
-        var link = (tweet: Int64(0), mention: Int64(0))
-        if linkReady { link = (links.int64(0), links.int64(1)) }
+        var cursor = try LinkCursor(links)
         let tweets = try db.statement("SELECT id, author, \(needsText ? "text" : "NULL"), created_at, retweet, lang FROM tweet")
         defer { tweets.done() }
         var set: [Int64] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            set.removeAll(keepingCapacity: true)
-            while linkReady && link.tweet < id {
-                linkReady = try links.step()
-                if linkReady { link = (links.int64(0), links.int64(1)) }
-            }
-            while linkReady && link.tweet == id {
-                set.append(link.mention)
-                linkReady = try links.step()
-                if linkReady { link = (links.int64(0), links.int64(1)) }
-            }
+            try cursor.mentions(of: id, into: &set)
             if filter.isActive, filter.judgeStored(time: tweets.optionalInt64(3), kind: tweets.optionalInt64(4),
                                                    lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
                 continue
