@@ -406,6 +406,21 @@ final class FaultMatrixTests: XCTestCase {
         XCTAssertTrue(err.contains("live: 1 skipped\n    line 14: invalid JSON"), err)
     }
 
+    /// A FIFO named to `ingest` is opened once: looking at it first (to see whether it was
+    /// ingested before) and opening it again let its writer start between the two and lose
+    /// its bytes (0 tweets read, or the second open waiting for a writer that had gone).
+    /// Three runs, as the loss depended on timing.
+    func testFIFOIngestedWhole() throws {
+        for run in 1...3 {
+            let fifo = dir.appendingPathComponent("feed\(run)").path, store = dir.appendingPathComponent("fifo\(run).db").path
+            XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+            let out = try shellOutput("cat '\(Self.good)' > '\(fifo)' & timeout 60 '\(Smashtag.binary.path)' ingest '\(fifo)' --store '\(store)' -q"
+                                      + " && '\(Smashtag.binary.path)' report '*' --store '\(store)' --format csv --min-count 1")
+            XCTAssertEqual(out.status, 0, "run \(run)")
+            XCTAssertEqual(out.stdout, Self.expected, "run \(run): every tweet the FIFO carried is in the store")
+        }
+    }
+
     // MARK: The run itself cut short
 
     /// `smashtag report … | head -1` exits 0 and says nothing, bad input in the run or not:

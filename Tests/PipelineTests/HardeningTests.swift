@@ -177,11 +177,14 @@ final class HardeningTests: XCTestCase {
         make.arguments = ["-c", "cd '\(d)' && mkdir t && cp '\(FaultMatrixTests.good)' t/dozen.jsonl && ln t/dozen.jsonl t/again.jsonl"
                           + " && tar --format=v7 -cf v7.tar -C t dozen.jsonl && tar -cf links.tar -C t dozen.jsonl again.jsonl"
                           + " && python3 '\(Smashtag.fixtures.path)/make_iso.py' t/dozen.jsonl dozen.jsonl '\(iso)'"
-                          + " && gzip -c '\(iso)' > '\(iso).gz'"]
+                          + " && gzip -c '\(iso)' > '\(iso).gz'"
+                          // A hybrid image: boot code in its first sector (as isohybrid writes), read from a stream.
+                          + " && python3 -c \"import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[0:512] = bytes(range(1, 256)) * 2 + bytes([0x55, 0xAA]); open(sys.argv[2], 'wb').write(b)\" '\(iso)' hybrid.iso"
+                          + " && gzip -c hybrid.iso > hybrid.iso.gz"]
         try make.run()
         make.waitUntilExit()
         XCTAssertEqual(make.terminationStatus, 0)
-        for input in [d + "/v7.tar", iso, iso + ".gz", d + "/links.tar"] {
+        for input in [d + "/v7.tar", iso, iso + ".gz", d + "/hybrid.iso", d + "/hybrid.iso.gz", d + "/links.tar"] {
             let r = try Smashtag.run(["report", "*", input, "--format", "csv", "--min-count", "1", "--strict", "--progress=plain"])
             XCTAssertEqual(r.status, 0, "\(input): \(r.stderr)")
             XCTAssertEqual(r.stdout, Self.expected, input)

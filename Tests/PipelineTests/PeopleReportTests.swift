@@ -65,6 +65,8 @@ final class PeopleReportTests: XCTestCase {
             XCTAssertEqual(series.count, 2)
             let hashtags = expected.filter { $0[1] == "hashtag" }.prefix(20), users = expected.filter { $0[1] == "user" }.prefix(20)
             let charted = Array(hashtags) + Array(users)
+            XCTAssertEqual(cells.first?.count ?? 0 > 5 ? cells.first?[5][0] as? String : nil,
+                           "chart (top \(max(hashtags.count, users.count)))", "\(title): the chart block's header says how many it shows")
             for s in series {
                 XCTAssertEqual((s["category_cells"] as? [Any])?.map { $0 as? String }, charted.map { $0[2] }, title)
             }

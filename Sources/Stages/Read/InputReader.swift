@@ -302,8 +302,10 @@ public final class InputReader {
         var prefix: [UInt8], stream: ByteSource
         do {
             (prefix, stream) = try sniff(source, count: 4096)
-            if prefix.count == 4096 && !prefix.contains(where: { $0 != 0 }) {
-                // 4 KiB of zeros may be an ISO 9660 image's system area: its magic is at 32 KiB.
+            if prefix.count == 4096 && prefix.contains(0),
+               case .text = StreamSniffer.kind(of: prefix, columns: csvColumns, includeDeleted: policy.includeDeleted) {
+                // Binary bytes that are no known format may be an ISO 9660 image's system
+                // area (zeros, or a hybrid image's boot code): its magic is at 32 KiB.
                 let deeper = try sniff(stream, count: Magic.isoMagicEnd)
                 stream = deeper.source
                 if Magic.isISO9660(deeper.prefix) { prefix = deeper.prefix }

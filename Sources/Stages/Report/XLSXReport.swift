@@ -174,7 +174,7 @@ public struct XLSXReport {
             try ws.string(1, 5, "No mention was counted --min-count times or more: no chart.", nil)
             return
         }
-        try ws.string(0, 5, "chart (top \(document.chartTop))", f.header)
+        try ws.string(0, 5, "chart (top \(max(hashtags.count, users.count)))", f.header)
         try ws.string(0, 6, "hashtags", f.header)
         try ws.string(0, 7, "users", f.header)
         var chartWidth = 10

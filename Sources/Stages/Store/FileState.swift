@@ -33,7 +33,12 @@ public struct FileState: Equatable, Sendable {
     ///
     /// - Complexity: reads at most 6 MiB of the file.
     public init?(path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Looked at before it is opened: opening a FIFO, even to close it
+        // at once, would let its writer start and lose what it writes
+        // before the scan opens it again.
+        var named = stat()
+        guard stat(path, &named) == 0, named.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
