@@ -120,8 +120,10 @@ enum Usage {
                             bucket from the term's first to its last (or those
                             of --since/--until), 0 where absent; mentions are
                             chosen over the whole period (--min-count and
-                            --top on their totals); tweets of unknown time are
-                            left out and counted in the summary. Buckets:
+                            --top on their totals), each bucket's --columns
+                            counted over its own tweets (from dumps, a store
+                            or extract | aggregate alike); tweets of unknown
+                            time are left out and counted in the summary. Buckets:
                             2020-03-01T13, 2020-03-01, 2020-W09 (ISO week),
                             2020-03, 2020; CSV adds a bucket column after term,
                             JSON a "bucket" field, one object per term and bucket

@@ -278,4 +278,29 @@ final class ByTests: XCTestCase {
         let plain = try Smashtag.run(["aggregate"], stdin: Data(counts.utf8))
         XCTAssertEqual(plain.stdout, "term,type,mention,count\n#a,hashtag,#a,4\n#a,hashtag,#b,2\n")
     }
+
+    /// Counts made elsewhere per bucket with SPEC §12.3's columns (the Spark
+    /// job with --by and --columns), each bucket named by an instant in it:
+    /// aggregate puts each in its bucket with its own retweets, authors and display.
+    func testCountsPerBucketWithColumns() throws {
+        let counts = [
+            "H\tsmashtag-counts\t2\tcarries=retweets,authors,display,time\t#a",
+            "N\t#a\t1609459199\t2\t1\t2", "C\t#a\t1609459199\t#a\t2\t1\t2\t#A", "C\t#a\t1609459199\t#b\t1\t0\t1\t#b",
+            "N\t#a\t1609545600\t1\t0\t1", "C\t#a\t1609545600\t#a\t1\t0\t1\t#a",  // 2021-01-02T00:00:00Z
+        ].joined(separator: "\n") + "\n"
+        let r = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin", "--min-count", "1",
+                                  "--columns", "term,mention,display,count,originals,authors"], stdin: Data(counts.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            term,bucket,mention,display,count,originals,authors
+            #a,2021-01-01,#a,#A,2,1,2
+            #a,2021-01-01,#b,#b,1,1,1
+            #a,2021-01-02,#a,#a,1,1,1
+            #a,2021-01-02,#b,,0,0,0
+
+            """)
+        let json = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin", "--columns", "mention,retweets,authors",
+                                     "--format", "ndjson"], stdin: Data(counts.utf8))
+        XCTAssertTrue(json.stdout.hasPrefix(##"{"term":"#a","bucket":"2021-01-01","tweets":2,"retweets":1,"authors":2,"##), json.stdout)
+    }
 }
