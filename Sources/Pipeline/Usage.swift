@@ -339,7 +339,9 @@ enum Usage {
     its T line (carries=time, or carries=kind,author,spellings,time), which
     `aggregate --by` needs; counts per creation second read as
     H<TAB>smashtag-counts<TAB>2<TAB>carries=time<TAB>TERM..., with the second
-    (since 1970 UTC) after the term on N and C lines.
+    (since 1970 UTC) after the term on N and C lines; counts per bucket with
+    those columns as carries=retweets,authors,display,time, each bucket's
+    lines with one second in it (give aggregate the same --by and --tz).
 
     With --pairs it writes what `smashtag pairs` writes instead: pairs counted
     from the extracted tweets, or pair counts made elsewhere:

@@ -231,8 +231,8 @@ def smashtag_header(binary, terms, options=()):
         raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
     header = r.stdout.rstrip(b"\n")
     fields = header.split(b"\t")
-    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:3] + fields[3:4] not in (
-            [b"H", b"smashtag-extract", b"2", c] for c in (FACTS_CARRIED, TIME_CARRIED, FACTS_AND_TIME_CARRIED)):
+    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] not in [
+            [b"H", b"smashtag-extract", b"2", c] for c in (FACTS_CARRIED, TIME_CARRIED, FACTS_AND_TIME_CARRIED)]:
         raise RuntimeError(f"unexpected extract header {header!r}: this job reads format versions 1 and 2")
     return header
 
