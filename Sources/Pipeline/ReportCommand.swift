@@ -59,10 +59,6 @@ struct ReportCommand {
                                                                command: "report", reads: "reports from the store alone",
                                                                then: "report without paths")
         buckets = try filters.timeBuckets()
-        // With --by, the store answers the filters (each tweet's time, kind and language are kept), not yet --columns.
-        if store != nil && buckets != nil && !filters.columns.isStandard {
-            throw UsageError("--by with --columns is not yet answered from a store: report from the dumps")
-        }
     }
 
     static let options = ["--help", "--term", "--format", "--output", "--min-count", "--top", "--jobs", "--max-record",
@@ -105,15 +101,17 @@ struct ReportCommand {
 }
 
 extension ReportCommand {
-    /// `report --store --by`: the series, bucketed at query time (SPEC §12.4).
+    /// `report --store --by`: the series, bucketed at query time, with the
+    /// filters and the columns (SPEC §12.2 to §12.4).
     func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
-        let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top,
-                                      since: filters.filter.since, until: filters.filter.until, filter: filters.filter)
+        let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top, filter: filters.filter,
+                                      columns: filters.columns)
         let interrupts = InterruptHandler(control: RunControl(strict: false))
         defer { interrupts.cancel() }
         let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
-                                      bucketed: true)
+                                      columns: filters.columns, bucketed: true)
         if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
+        warnOfUnknownFacts(series.unknownFacts)
         if !quiet {
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets (\(series.unknownTime) of unknown time left out "
@@ -122,6 +120,18 @@ extension ReportCommand {
                                 + String(format: "; %.2f s\n", elapsed))
         }
         return 0
+    }
+
+    /// Says how many of the matching tweets were ingested before schema
+    /// version 4, when the report's filters or columns would need what they
+    /// lack; even with --quiet: it changes what the numbers mean.
+    func warnOfUnknownFacts(_ count: Int) {
+        let filter = filters.filter
+        guard count > 0, filter.retweets != .include || filter.languages != nil || filters.columns.facts.any else { return }
+        Console.writeStderr("smashtag: \(count) of the matching tweets were ingested before schema version 4, "
+                            + "which kept no kind, language or spellings: they have no language, --retweets exclude|only "
+                            + "leaves them out, and they add to count and authors but not to originals, retweets or "
+                            + "display (ingest their dumps into a new store to have them)\n")
     }
 
     /// `report --store`: the same report, from the store alone (SPEC §10).
@@ -144,13 +154,7 @@ extension ReportCommand {
             let document = ReportDocument(reports: reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
                                           columns: columns)
             if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
-            if let f = filtered, f.unknownFacts > 0, filter.retweets != .include || filter.languages != nil || columns.facts.any {
-                // Said even with --quiet: it changes what the numbers mean.
-                Console.writeStderr("smashtag: \(f.unknownFacts) of the matching tweets were ingested before schema version 4, "
-                                    + "which kept no kind, language or spellings: they have no language, --retweets exclude|only "
-                                    + "leaves them out, and they add to count and authors but not to originals, retweets or "
-                                    + "display (ingest their dumps into a new store to have them)\n")
-            }
+            if let f = filtered { warnOfUnknownFacts(f.unknownFacts) }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
                 var line = "smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "

@@ -120,8 +120,10 @@ enum Usage {
                             bucket from the term's first to its last (or those
                             of --since/--until), 0 where absent; mentions are
                             chosen over the whole period (--min-count and
-                            --top on their totals); tweets of unknown time are
-                            left out and counted in the summary. Buckets:
+                            --top on their totals), each bucket's --columns
+                            counted over its own tweets (from dumps, a store
+                            or extract | aggregate alike); tweets of unknown
+                            time are left out and counted in the summary. Buckets:
                             2020-03-01T13, 2020-03-01, 2020-W09 (ISO week),
                             2020-03, 2020; CSV adds a bucket column after term,
                             JSON a "bucket" field, one object per term and bucket
@@ -337,7 +339,9 @@ enum Usage {
     its T line (carries=time, or carries=kind,author,spellings,time), which
     `aggregate --by` needs; counts per creation second read as
     H<TAB>smashtag-counts<TAB>2<TAB>carries=time<TAB>TERM..., with the second
-    (since 1970 UTC) after the term on N and C lines.
+    (since 1970 UTC) after the term on N and C lines; counts per bucket with
+    those columns as carries=retweets,authors,display,time, each bucket's
+    lines with one second in it (give aggregate the same --by and --tz).
 
     With --pairs it writes what `smashtag pairs` writes instead: pairs counted
     from the extracted tweets, or pair counts made elsewhere:

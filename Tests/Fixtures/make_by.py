@@ -11,6 +11,11 @@ buckets get wrong most easily, for the `--by` tests.
                     2020-12-28 to Sunday 2021-01-03 across the new year (v2 shape,
                     ISO times with offsets), plus a duplicate and a tweet of
                     unknown time (an id before the first snowflake, no created_at)
+    tide.jsonl      #tide over four days in Asia/Tokyo (UTC+9), worked by hand
+                    in ByTests: a day whose display spelling, retweets and
+                    authors differ from the whole period's (#Tide on 06-01;
+                    @SEA, of three spellings written once each, on 06-02), a
+                    tweet on 06-01 in UTC but 06-02 in Tokyo, an empty day
 
 Hashtags and users are picked so that a mention frequent in one bucket only
 differs from the one frequent over the whole period (for --top), spellings
@@ -108,9 +113,26 @@ def newyear():
     return out
 
 
+def tide():
+    out = []
+    n = 200
+    def add(t, tags, users, author, retweet=False):
+        nonlocal n
+        n += 1
+        out.append(v1(t, n, tags, users, author, retweet))
+    add(at(2022, 6, 1, 1, 0), ["Tide"], ["sea"], "ann")                  # 06-01 10:00 in Tokyo
+    add(at(2022, 6, 1, 2, 0), ["Tide"], ["sea"], "ann", True)            # a retweet of @sea
+    add(at(2022, 6, 1, 15, 30), ["TIDE"], ["SEA"], "ben")                # 06-02 00:30 in Tokyo, still 06-01 in UTC
+    add(at(2022, 6, 2, 3, 0), ["tide"], ["Sea"], "ben")
+    add(at(2022, 6, 2, 4, 0), ["tide"], ["sea"], "cy")
+    add(at(2022, 6, 2, 5, 0), ["tide"], ["moon"], "ben", True)           # a retweet of @moon
+    add(at(2022, 6, 4, 0, 0), ["tide"], [], "cy")                        # 06-04 09:00 in Tokyo; 06-03 is empty
+    return out
+
+
 def main():
     os.makedirs(HERE, exist_ok=True)
-    for name, tweets in (("dst.jsonl", dst()), ("newyear.jsonl", newyear())):
+    for name, tweets in (("dst.jsonl", dst()), ("newyear.jsonl", newyear()), ("tide.jsonl", tide())):
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as f:
             for t in tweets:
                 f.write(json.dumps(t, ensure_ascii=False, separators=(",", ":")) + "\n")

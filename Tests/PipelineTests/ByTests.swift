@@ -119,6 +119,79 @@ final class ByTests: XCTestCase {
         XCTAssertTrue(json.stdout.contains(##"{"term":"#fall","bucket":"2021-10-31","tweets":4,"retweets":1,"hashtags":[{"mention":"#fall","display":"#fall","count":4,"retweets":1},"##), json.stdout)
     }
 
+    /// `tide.jsonl` (worked by hand, see `make_by.py`), in Asia/Tokyo: 06-01 ann's `#Tide @sea` and her
+    /// retweet of it; 06-02 ben's `#TIDE @SEA` (00:30, 06-01 in UTC), ben's `#tide @Sea`, cy's `#tide @sea`
+    /// and ben's retweet `#tide @moon`; nothing on 06-03; 06-04 cy's `#tide`. Over the whole period
+    /// `#tide`'s display is `#tide` (4 of 7) by 3 authors and `@sea`'s `@sea` (3 of 5): each bucket's
+    /// columns are its own tweets' (`#Tide` by one author on 06-01; on 06-02 `@SEA`, `@Sea` and
+    /// `@sea` once each, the tie to the lowest bytes), from the dumps, a store built in two ingests,
+    /// and `extract | aggregate` over halves in either order.
+    func testEachBucketCountsItsOwnColumnsOnEveryPath() throws {
+        let tide = Smashtag.fixtures.appendingPathComponent("by/tide.jsonl")
+        let options = ["--by", "day", "--tz", "Asia/Tokyo", "--columns", "term,type,mention,display,count,originals,retweets,authors"]
+        let expected = """
+            term,bucket,type,mention,display,count,originals,retweets,authors
+            #tide,2022-06-01,hashtag,#tide,#Tide,2,1,1,1
+            #tide,2022-06-01,user,@sea,@sea,2,1,1,1
+            #tide,2022-06-01,user,@moon,,0,0,0,0
+            #tide,2022-06-02,hashtag,#tide,#tide,4,3,1,2
+            #tide,2022-06-02,user,@sea,@SEA,3,3,0,2
+            #tide,2022-06-02,user,@moon,@moon,1,0,1,1
+            #tide,2022-06-03,hashtag,#tide,,0,0,0,0
+            #tide,2022-06-03,user,@moon,,0,0,0,0
+            #tide,2022-06-03,user,@sea,,0,0,0,0
+            #tide,2022-06-04,hashtag,#tide,#tide,1,1,0,1
+            #tide,2022-06-04,user,@moon,,0,0,0,0
+            #tide,2022-06-04,user,@sea,,0,0,0,0
+
+            """
+        let json = ##"{"term":"#tide","bucket":"2022-06-01","tweets":2,"originals":1,"retweets":1,"authors":1,"##
+            + ##""hashtags":[{"mention":"#tide","display":"#Tide","count":2,"originals":1,"retweets":1,"authors":1}],"##
+            + ##""users":[{"mention":"@sea","display":"@sea","count":2,"originals":1,"retweets":1,"authors":1},"##
+            + ##"{"mention":"@moon","display":"","count":0,"originals":0,"retweets":0,"authors":0}]}"##
+        // The halves: the first three tweets (the 06-01 boundary tweet among them) and the rest.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-tide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lines = try String(contentsOf: tide, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 7)
+        let halves = (0..<2).map { dir.appendingPathComponent("half\($0).jsonl").path }
+        for (path, part) in zip(halves, [lines[..<3], lines[3...]]) {
+            try (part.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let store = dir.appendingPathComponent("tide.db").path
+        for half in halves {
+            let r = try Smashtag.run(["ingest", "--store", store, "-q", half])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let extracts = try halves.map { half in
+            let r = try Smashtag.run(["extract", "#tide", half] + options)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        func paths(_ format: String) throws -> [(String, Smashtag.Result)] {
+            let args = ["--min-count", "1", "--format", format, "-q"] + options
+            return [("dumps", try Smashtag.run(["report", "#tide", tide.path] + args)),
+                    ("store", try Smashtag.run(["report", "#tide", "--store", store] + args)),
+                    ("extract | aggregate", try Smashtag.run(["aggregate"] + args, stdin: Data((extracts[0] + extracts[1]).utf8))),
+                    ("the halves the other way", try Smashtag.run(["aggregate"] + args, stdin: Data((extracts[1] + extracts[0]).utf8)))]
+        }
+        for (path, r) in try paths("csv") {
+            XCTAssertEqual(r.status, 0, "\(path): \(r.stderr)")
+            XCTAssertEqual(r.stdout, expected, path)
+        }
+        for format in ["json", "ndjson", "table"] {
+            let all = try paths(format)
+            XCTAssertEqual(all[0].1.status, 0, all[0].1.stderr)
+            if format != "table" { XCTAssertTrue(all[0].1.stdout.contains(json), "\(format): \(all[0].1.stdout)") }
+            for (path, r) in all.dropFirst() { XCTAssertEqual(r.stdout, all[0].1.stdout, "\(path) as \(format)") }
+        }
+        // The table shows each bucket's display spelling.
+        let table = try paths("table")[0].1.stdout
+        XCTAssertTrue(table.contains("#Tide"), table)
+        XCTAssertTrue(table.contains("@SEA"), table)
+    }
+
     func testUnknownTimeIsLeftOutBeforeMatchingAndCounted() throws {
         let plain = try Smashtag.report(["#nye", Self.newYear, "--format", "json", "-q"])
         XCTAssertTrue(plain.stdout.contains(##""tweets":6"##), plain.stdout)
@@ -204,5 +277,30 @@ final class ByTests: XCTestCase {
             """)
         let plain = try Smashtag.run(["aggregate"], stdin: Data(counts.utf8))
         XCTAssertEqual(plain.stdout, "term,type,mention,count\n#a,hashtag,#a,4\n#a,hashtag,#b,2\n")
+    }
+
+    /// Counts made elsewhere per bucket with SPEC §12.3's columns (the Spark
+    /// job with --by and --columns), each bucket named by an instant in it:
+    /// aggregate puts each in its bucket with its own retweets, authors and display.
+    func testCountsPerBucketWithColumns() throws {
+        let counts = [
+            "H\tsmashtag-counts\t2\tcarries=retweets,authors,display,time\t#a",
+            "N\t#a\t1609459199\t2\t1\t2", "C\t#a\t1609459199\t#a\t2\t1\t2\t#A", "C\t#a\t1609459199\t#b\t1\t0\t1\t#b",
+            "N\t#a\t1609545600\t1\t0\t1", "C\t#a\t1609545600\t#a\t1\t0\t1\t#a",  // 2021-01-02T00:00:00Z
+        ].joined(separator: "\n") + "\n"
+        let r = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin", "--min-count", "1",
+                                  "--columns", "term,mention,display,count,originals,authors"], stdin: Data(counts.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, """
+            term,bucket,mention,display,count,originals,authors
+            #a,2021-01-01,#a,#A,2,1,2
+            #a,2021-01-01,#b,#b,1,1,1
+            #a,2021-01-02,#a,#a,1,1,1
+            #a,2021-01-02,#b,,0,0,0
+
+            """)
+        let json = try Smashtag.run(["aggregate", "--by", "day", "--tz", "Europe/Berlin", "--columns", "mention,retweets,authors",
+                                     "--format", "ndjson"], stdin: Data(counts.utf8))
+        XCTAssertTrue(json.stdout.hasPrefix(##"{"term":"#a","bucket":"2021-01-01","tweets":2,"retweets":1,"authors":2,"##), json.stdout)
     }
 }

@@ -125,6 +125,8 @@ final class PeopleReportTests: XCTestCase {
     /// `--by month` as a workbook, from the dumps, a store and `extract | aggregate`: each term's
     /// sheet holds the rows of `--format csv --by month`, typed, and one line
     /// chart whose series are the top 5 hashtags and users over the buckets.
+    static let everyColumn = "term,type,mention,display,count,originals,retweets,authors"
+
     func testSeriesWorkbookHoldsTheRowsOfCSVAndALineChart() throws {
         let python = try Readers.python()
         let csv = CSV.parse(try Smashtag.report(Self.seriesArgs + ["--format", "csv"]).stdout)
@@ -140,7 +142,11 @@ final class PeopleReportTests: XCTestCase {
         XCTAssertEqual(extract.status, 0)
         for (label, args) in [("dumps", ["report"] + Self.seriesArgs),
                               ("store", ["report", "-t", "#stanford", "-t", "@stanford", "--store", store, "--by", "month", "--top", "8", "-q"]),
-                              ("aggregate", ["aggregate", "--by", "month", "--top", "8", "-q"])] {
+                              ("aggregate", ["aggregate", "--by", "month", "--top", "8", "-q"]),
+                              // A workbook shows the standard columns whatever --columns picks, from a store too.
+                              ("dumps with --columns", ["report"] + Self.seriesArgs + ["--columns", Self.everyColumn]),
+                              ("store with --columns", ["report", "-t", "#stanford", "-t", "@stanford", "--store", store, "--by", "month",
+                                                        "--top", "8", "-q", "--columns", Self.everyColumn])] {
             let book = dir + "/series-\(label).xlsx"
             let made = try Smashtag.run(args + ["-o", book], stdin: label == "aggregate" ? Data(extract.stdout.utf8) : nil)
             XCTAssertEqual(made.status, 0, "\(label): \(made.stderr)")

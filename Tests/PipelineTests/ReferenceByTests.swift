@@ -80,8 +80,8 @@ final class ReferenceByTests: XCTestCase {
     }
 
     /// From a store built in two ingests (one per half), bucketed at query
-    /// time: the cases whose other options a store answers (`--since`,
-    /// `--until`, `--retweets`, `--lang`, `--top`; not yet `--columns`).
+    /// time: every case, `--columns` counted per bucket among them, is the
+    /// reference's as CSV and JSON, and the dumps' as NDJSON and a table.
     func testFromAStoreBuiltInTwoIngests() throws {
         let store = try temporaryFolder().appendingPathComponent("by.db").path
         let cases = try Self.cases()
@@ -89,10 +89,9 @@ final class ReferenceByTests: XCTestCase {
         let second = try Smashtag.run(["ingest", "--store", store, "-q"] + cases[0].halves[1].map(ReferenceFilterTests.resolve))
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertEqual(second.status, 0, second.stderr)
-        let answered = cases.filter { c in !c.options.contains("--columns") }
-        XCTAssertGreaterThanOrEqual(answered.count, 5)
-        XCTAssertTrue(answered.contains { $0.options.contains("--retweets") }, "a case with --retweets is answered from the store")
-        for c in answered {
+        XCTAssertTrue(cases.contains { $0.options.contains("--retweets") }, "a case with --retweets is answered from the store")
+        XCTAssertGreaterThanOrEqual(cases.filter { $0.options.contains("--columns") }.count, 5)
+        for c in cases {
             XCTAssertEqual(c.halves, cases[0].halves, "every case reads the same inputs")
             for (format, expected) in [("csv", c.expected), ("json", c.expected_json)] {
                 let r = try Smashtag.run(["report", "--store", store] + ReferenceFilterTests.args(c) + c.options + ["--format", format])
@@ -102,6 +101,15 @@ final class ReferenceByTests: XCTestCase {
                 if let unknown = c.unknown_time {
                     XCTAssertTrue(r.stderr.contains("(\(unknown) of unknown time left out by --by"), r.stderr)
                 }
+            }
+            let paths = c.halves.flatMap { $0 }.map(ReferenceFilterTests.resolve)
+            for format in ["ndjson", "table"] {
+                let stored = try Smashtag.run(["report", "--store", store] + ReferenceFilterTests.args(c) + c.options
+                                              + ["--format", format, "-q"])
+                let dumps = try Smashtag.run(["report"] + ReferenceFilterTests.args(c) + paths + c.options + ["--format", format, "-q"])
+                XCTAssertEqual(stored.status, 0, stored.stderr)
+                XCTAssertGreaterThan(dumps.stdout.utf8.count, 0, "\(c.name) as \(format)")
+                XCTAssertEqual(stored.stdout, dumps.stdout, "\(c.name) as \(format) from a store")
             }
         }
     }

@@ -100,6 +100,12 @@ final class StoreFilterTests: XCTestCase {
                                     "-q", "--min-count", "1"])
         XCTAssertEqual(columns.stdout, "mention,display,count,originals,retweets,authors\n#old,,2,0,0,1\n#other,,1,0,0,1\n@someone,,1,0,0,1\n")
         XCTAssertTrue(columns.stderr.contains("2 of the matching tweets were ingested before schema version 4"), columns.stderr)
+        // A series counts them per bucket the same way, and says so too.
+        let series = try smashtag(["report", "#old", "--store", store, "--by", "day", "--columns", "mention,display,count,originals,authors",
+                                   "-q", "--min-count", "1"])
+        XCTAssertEqual(series.stdout, "bucket,mention,display,count,originals,authors\n2019-03-01,#old,,2,0,1\n2019-03-01,#other,,1,0,1\n"
+                       + "2019-03-01,@someone,,1,0,1\n")
+        XCTAssertTrue(series.stderr.contains("2 of the matching tweets were ingested before schema version 4"), series.stderr)
         XCTAssertEqual(try smashtag(["report", "*", "--store", store, "--lang", "en", "--format", "json", "-q"]).stdout,
                        ##"[{"term":"*","tweets":0,"hashtags":[],"users":[]}]"## + "\n")
         XCTAssertTrue(try smashtag(["report", "*", "--store", store, "--retweets", "exclude", "--format", "json", "-q"]).stdout

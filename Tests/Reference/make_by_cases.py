@@ -42,6 +42,9 @@ CASES = [
                                        "--until", "2021-11-02T00:00:00+01:00", "--columns", ALL]),
     ("hour_berlin_autumn", TERMS_BY, 1, ["--by", "hour", "--tz", "Europe/Berlin", "--since", "2021-10-30T20:00:00Z",
                                         "--until", "2021-11-01", "--columns", "term,mention,display,count,retweets"]),
+    # Every column per hour across the repeated hour (02:xx twice, one bucket: its tweets' own authors and kinds).
+    ("hour_berlin_autumn_every_column", TERMS_BY, 1, ["--by", "hour", "--tz", "Europe/Berlin", "--since", "2021-10-30T21:00:00Z",
+                                                     "--until", "2021-10-31T03:00:00Z", "--columns", ALL, "--top", "2"]),
     ("hour_berlin_spring", TERMS_BY, 1, ["--by", "hour", "--tz", "Europe/Berlin", "--since", "2021-03-27T20:00:00Z",
                                         "--until", "2021-03-29"]),
     ("hour_new_york_changes", ["*", "#ny", "@dave"], 1, ["--by", "hour", "--tz", "America/New_York", "--since", "2021-03-14T04:00:00Z",

@@ -43,6 +43,7 @@ usage:
                         with display, originals, retweets or authors the
                         extracts write format version 2 (each tweet's kind,
                         author and spellings) and the job counts those too
+                        (with --by, per bucket)
     --master URL        only when run with plain python (spark-submit sets it)
 
 PATHs are files or folders that every executor sees at the same path (a
@@ -86,6 +87,14 @@ the retweets per term and mention, the distinct authors (a distinct pass
 over (term, mention, author)), and each spelling's tweets per mention, whose
 most frequent (ties by UTF-8 bytes) is the display; the counts are written as
 version 2 (N and C lines with retweets, authors and display).
+
+With --by and such --columns, distinct authors and the display do not add up
+over seconds: the job names each first copy's bucket itself (its wall-clock
+time in --tz, from the same tz database), and step 4 counts all of the above
+per (term, bucket[, mention]); each bucket is written as the creation second
+of its first tweet (`carries=retweets,authors,display,time`), which
+`smashtag aggregate --by --tz` puts back in the same bucket, then chooses over
+the totals and zero-fills as for any series.
 """
 
 from __future__ import annotations
@@ -162,8 +171,6 @@ def parse_args(argv):
         p.error("--columns does not apply to pairs (SPEC 12.5)")
     if a.pairs and a.by:
         p.error("--by does not apply to pairs (SPEC 12.5)")
-    if a.by and a.columns:
-        p.error("--by with --columns is not counted by this job yet: run smashtag report --by --columns, or drop --columns")
     if a.tz and not a.by:
         p.error("--tz names the buckets of --by: give --by")
     if a.pairs and a.format == "gexf" and len(a.term) > 1:
@@ -206,6 +213,7 @@ def built_binaries():
 
 FACTS_CARRIED = b"carries=kind,author,spellings"
 TIME_CARRIED = b"carries=time"
+FACTS_AND_TIME_CARRIED = b"carries=kind,author,spellings,time"
 
 
 def series_flags(by, tz):
@@ -223,8 +231,8 @@ def smashtag_header(binary, terms, options=()):
         raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
     header = r.stdout.rstrip(b"\n")
     fields = header.split(b"\t")
-    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] not in (
-            [b"H", b"smashtag-extract", b"2", FACTS_CARRIED], [b"H", b"smashtag-extract", b"2", TIME_CARRIED]):
+    if fields[:3] != [b"H", b"smashtag-extract", b"1"] and fields[:4] not in [
+            [b"H", b"smashtag-extract", b"2", c] for c in (FACTS_CARRIED, TIME_CARRIED, FACTS_AND_TIME_CARRIED)]:
         raise RuntimeError(f"unexpected extract header {header!r}: this job reads format versions 1 and 2")
     return header
 
@@ -344,7 +352,7 @@ def _copies(stream, group, header, index):
         yield from _copies_with_times(stream, rank, index)
         return
     if header.split(b"\t")[2] == b"2":
-        yield from _copies_with_facts(stream, rank, index)
+        yield from _copies_with_facts(stream, rank, index, timed=header.split(b"\t")[3] == FACTS_AND_TIME_CARRIED)
         return
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
@@ -391,24 +399,32 @@ def count_partition_by_time(copies):
     return iter(counts.items())
 
 
-def _copies_with_facts(stream, rank, index):
+def _copies_with_facts(stream, rank, index, timed=False):
     """Format version 2: a T line (kind, author) opens every copy, M lines carry
     the tweet's spellings of their mention. A copy is ((term, id), (rank,
-    mentions, (retweet, author, spellings))), spellings as (mention, spelling) pairs."""
-    key = None
+    mentions, (retweet, author, spellings))), spellings as (mention, spelling)
+    pairs; with `timed` (`carries=kind,author,spellings,time`, the T line
+    ending with the creation time), ((term, id), (rank, mentions, facts, time))."""
+    key, time = None, None
+
+    def copy():
+        facts = (retweet, author, tuple(spellings))
+        return key, ((rank, b"\t".join(mentions), facts, time) if timed else (rank, b"\t".join(mentions), facts))
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
         if f[0] == b"T":
             if key is not None:
-                yield key, (rank, b"\t".join(mentions), (retweet, author, tuple(spellings)))
+                yield copy()
                 rank += 1
             key, mentions, spellings = (index[f[1]], int(f[2])), [], []
             retweet, author = f[3] == b"r", (None if f[4] == b"-" else f[4])
+            if timed:
+                time = int(f[5])
         else:
             mentions.append(f[3])
             spellings.extend((f[3], sp) for sp in f[4:])
     if key is not None:
-        yield key, (rank, b"\t".join(mentions), (retweet, author, tuple(spellings)))
+        yield copy()
 
 
 def first_copy(a, b):
@@ -489,7 +505,8 @@ def popularity(sc, a, out):
     binary, ship = find_binary(a.smashtag, a.installed)
     options = report_options(a) + (["--by", a.by] if a.by else [])
     header = smashtag_header(binary, a.term, options + series_flags(None, a.tz))
-    facts = header.split(b"\t")[2] == b"2"
+    carried = header.split(b"\t")[3] if header.split(b"\t")[2] == b"2" else None
+    facts = carried in (FACTS_CARRIED, FACTS_AND_TIME_CARRIED)
     paths = list_inputs(binary, a.paths, a.strict)
     if ship:
         sc.addFile(binary)
@@ -507,19 +524,23 @@ def popularity(sc, a, out):
     tweets = copies.reduceByKey(first_copy, shuffle)
     terms = header_terms(header)
     if a.by:
-        # A series: counts per (term, creation second, mention), no --min-count cut (a
-        # series chooses its mentions by their totals); aggregate --by buckets them.
-        timed = tweets.mapPartitions(count_partition_by_time).reduceByKey(add, shuffle)
+        # A series, with no --min-count cut (a series chooses its mentions by their
+        # totals); aggregate --by buckets the counts, chooses and zero-fills.
         with tempfile.NamedTemporaryFile(prefix="smashtag-counts-", suffix=".tsv") as f:
-            f.write(b"\t".join([b"H", b"smashtag-counts", b"2", TIME_CARRIED, *terms]) + b"\n")
-            for (term, time, mention), count in timed.toLocalIterator():
-                if mention is None:
-                    f.write(b"N\t%s\t%d\t%d\n" % (terms[term], time, count))
-                else:
-                    f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
+            if facts:
+                write_bucketed_facts(f, tweets, terms, a.by, a.tz, shuffle)
+            else:
+                # Counts per (term, creation second, mention): they add up over any bucket.
+                timed = tweets.mapPartitions(count_partition_by_time).reduceByKey(add, shuffle)
+                f.write(b"\t".join([b"H", b"smashtag-counts", b"2", TIME_CARRIED, *terms]) + b"\n")
+                for (term, time, mention), count in timed.toLocalIterator():
+                    if mention is None:
+                        f.write(b"N\t%s\t%d\t%d\n" % (terms[term], time, count))
+                    else:
+                        f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
             f.flush()
             cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
-            for name in ("since", "until"):
+            for name in ("since", "until", "columns"):
                 if getattr(a, name) is not None:
                     cmd += [f"--{name}", getattr(a, name)]
             if a.format:
@@ -594,6 +615,110 @@ def write_facts(f, tweets, terms, rows, tweet_counts, shuffle):
         f.write(b"C\t%s\t%s\t%d\t%d\t%d\t%s\n" % (terms[t], m, count, retweets[(t, m)], authors[(t, m)], display))
     for t, count in enumerate(tweet_counts):
         f.write(b"N\t%s\t%d\t%d\t%d\n" % (terms[t], count, retweets[(t, None)], authors[(t, None)]))
+
+
+def bucket_namer(unit, tz):
+    """A function from a creation second (UTC) to the name of its bucket,
+    as SPEC 12.4 names them: the local wall-clock time in the zone `tz` (an
+    IANA name, read from the tz database smashtag reads: $TZDIR, else the
+    system's), so the hour repeated when clocks go back is one bucket and the
+    skipped one none; weeks are ISO 8601 (Monday first, the ISO week-year).
+    A second Python's datetime cannot place (outside years 1 to 9999) is a
+    bucket of its own."""
+    import datetime
+    import zoneinfo
+    if (tz or "UTC") == "UTC":
+        zone = datetime.timezone.utc
+    else:
+        if os.path.isabs(os.environ.get("TZDIR", "")):
+            zoneinfo.reset_tzpath([os.environ["TZDIR"]])
+        zone = zoneinfo.ZoneInfo(tz)
+    width = {"year": 4, "month": 7, "day": 10, "hour": 13}.get(unit)  # None: week (smashtag checked the unit)
+
+    def name(second):
+        try:
+            local = datetime.datetime.fromtimestamp(second, zone)
+        except (OverflowError, OSError, ValueError):
+            return "@%d" % second
+        if width is None:
+            year, week, _ = local.isocalendar()
+            return "%04d-W%02d" % (year, week)
+        return ("%04d-%02d-%02dT%02d" % (local.year, local.month, local.day, local.hour))[:width]
+    return name
+
+
+def bucket_partition(unit, tz):
+    """mapPartitions function for --by with --columns: each counted copy with
+    its bucket, as (term, bucket, time, mentions, retweet, author, spellings)."""
+    def run(copies):
+        name = bucket_namer(unit, tz)
+        names = {}
+        for (term, _), (_, mentions, (retweet, author, spellings), time) in copies:
+            bucket = names.get(time)
+            if bucket is None:
+                if len(names) > 100_000:
+                    names.clear()
+                bucket = names[time] = name(time)
+            yield term, bucket, time, (mentions.split(b"\t") if mentions else []), retweet, author, spellings
+    return run
+
+
+def count_bucket_partition(tweets):
+    """mapPartitions function for --by with --columns: per (term, bucket) and
+    per (term, bucket, mention), the tweets (key 0) and the retweets among
+    them (key 1); per (term, bucket, mention, spelling), the tweets writing it
+    so (key 2). One shuffle for all three."""
+    counts = Counter()
+    for term, bucket, _, mentions, retweet, _, spellings in tweets:
+        counts[(0, term, bucket, None)] += 1
+        counts.update((0, term, bucket, m) for m in mentions)
+        if retweet:
+            counts[(1, term, bucket, None)] += 1
+            counts.update((1, term, bucket, m) for m in mentions)
+        counts.update((2, term, bucket, m, sp) for m, sp in set(spellings))
+    return iter(counts.items())
+
+
+def bucket_author_pairs(tweet):
+    """flatMap function: the (term, bucket, mention or None, author) of a counted tweet, for distinct authors."""
+    term, bucket, _, mentions, _, author, _ = tweet
+    if author is None:
+        return []
+    return [(term, bucket, None, author)] + [(term, bucket, m, author) for m in mentions]
+
+
+def write_bucketed_facts(f, tweets, terms, unit, tz, shuffle):
+    """--by with --columns: the columns of SPEC 12.3 per bucket (SPEC 12.4),
+    counted over each bucket's own tweets, as `smashtag-counts` version 2 with
+    `carries=retweets,authors,display,time`. Distinct authors and the display
+    do not add up over seconds, so the buckets are made here (`bucket_namer`)
+    and each is written as the creation second of its first tweet, which
+    `aggregate --by` with the same unit and zone puts back in that bucket."""
+    bucketed = tweets.mapPartitions(bucket_partition(unit, tz)).cache()
+    first = dict(bucketed.map(lambda tw: ((tw[0], tw[1]), tw[2])).reduceByKey(min, shuffle).toLocalIterator())
+    counts, retweets, best = {}, Counter(), {}
+    for k, n in bucketed.mapPartitions(count_bucket_partition).reduceByKey(add, shuffle).toLocalIterator():
+        if k[0] == 0:
+            counts[k[1:]] = n
+        elif k[0] == 1:
+            retweets[k[1:]] = n
+        else:
+            row = k[1:4]
+            best[row] = better_spelling(best.get(row, (n, k[4])), (n, k[4]))
+    authors = Counter()
+    for row, n in (bucketed.flatMap(bucket_author_pairs).distinct(shuffle)
+                   .map(lambda tbma: (tbma[:3], 1)).reduceByKey(add, shuffle).toLocalIterator()):
+        authors[row] = n
+    bucketed.unpersist()
+    f.write(b"\t".join([b"H", b"smashtag-counts", b"2", b"carries=retweets,authors,display,time", *terms]) + b"\n")
+    for (t, bucket, m), count in counts.items():
+        time = first[(t, bucket)]
+        if m is None:
+            f.write(b"N\t%s\t%d\t%d\t%d\t%d\n" % (terms[t], time, count, retweets[(t, bucket, m)], authors[(t, bucket, m)]))
+        else:
+            display = best[(t, bucket, m)][1] if (t, bucket, m) in best else b""
+            f.write(b"C\t%s\t%d\t%s\t%d\t%d\t%d\t%s\n" % (terms[t], time, m, count, retweets[(t, bucket, m)],
+                                                         authors[(t, bucket, m)], display))
 
 
 def spark_context(master):

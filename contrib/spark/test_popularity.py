@@ -15,6 +15,9 @@ at the end, for a few cases. Prints one line per case and a closing
 
     SMASHTAG=.build/debug/smashtag python contrib/spark/test_popularity.py
 
+SMASHTAG_SPARK_ONLY=TEXT runs only the cases whose name holds TEXT (the
+standalone cluster only when TEXT names "standalone"), while developing.
+
 Run by `make test` (the Makefile makes the virtual environment with pyspark).
 """
 
@@ -39,6 +42,7 @@ SAMPLES = os.path.join(ROOT, "samples")
 CORPUS = os.path.abspath(os.environ.get("SMASHTAG_CORPUS", os.path.join(ROOT, "../shared/corpus")))
 REFERENCE = os.path.join(ROOT, "Tests/Reference")
 MASTER = os.environ.get("SMASHTAG_SPARK_MASTER", "local[2]")
+ONLY = os.environ.get("SMASHTAG_SPARK_ONLY", "")
 
 passed, failed = 0, 0
 
@@ -80,6 +84,8 @@ def check(name, got, want):
 
 
 def case(sc, name, terms, paths, options, job_options=(), want=None):
+    if ONLY not in name:
+        return
     try:
         t = time.monotonic()
         got = spark(sc, terms, paths, [*options, *job_options])
@@ -106,8 +112,9 @@ def main():
         run_cases(sc)
     finally:
         sc.stop()
-    run_command_line()
-    if os.environ.get("SMASHTAG_SPARK_STANDALONE", "1") != "0":
+    if not ONLY:
+        run_command_line()
+    if os.environ.get("SMASHTAG_SPARK_STANDALONE", "1") != "0" and ONLY in "standalone":
         run_standalone()
     print(f"spark job tests: {time.monotonic() - started:.0f} s with {MASTER}")
     print(f"{passed} passed, {failed} failed")
@@ -207,7 +214,8 @@ def filter_cases(sc):
 
 def series_cases(sc):
     """--by and --tz (SPEC 12.4): the job's series is `smashtag report --by`'s,
-    and the independent reference's for its cases with no other filter."""
+    with the filters and with every column counted per bucket (a hand-worked
+    case among them), and the independent reference's for each of its cases."""
     fixtures = os.path.join(ROOT, "Tests/Fixtures/by")
     case(sc, "series: samples --by day --top 3", ["#stanford", "*"], [SAMPLES], ["--format", "csv", "--by", "day", "--top", "3"])
     case(sc, "series: samples and DST fixtures --by week --tz Europe/Berlin, a task per file", ["*", "#dst", "#nye"],
@@ -218,14 +226,42 @@ def series_cases(sc):
     case(sc, "series: the fixtures twice over --by day --tz America/New_York, a span wider than the data", ["*"],
          [fixtures, fixtures], ["--format", "csv", "--by", "day", "--tz", "America/New_York", "--top", "2",
                                 "--since", "2020-12-20", "--until", "2021-01-10"], ["--partitions", "4"])
+    # SPEC 12.3's columns per bucket: the hand-worked tide.jsonl (see ByTests), whose
+    # buckets' display, retweets and authors differ from the whole period's.
+    tide = os.path.join(fixtures, "tide.jsonl")
+    tide_days = b"""term,bucket,type,mention,display,count,originals,retweets,authors
+#tide,2022-06-01,hashtag,#tide,#Tide,2,1,1,1
+#tide,2022-06-01,user,@sea,@sea,2,1,1,1
+#tide,2022-06-01,user,@moon,,0,0,0,0
+#tide,2022-06-02,hashtag,#tide,#tide,4,3,1,2
+#tide,2022-06-02,user,@sea,@SEA,3,3,0,2
+#tide,2022-06-02,user,@moon,@moon,1,0,1,1
+#tide,2022-06-03,hashtag,#tide,,0,0,0,0
+#tide,2022-06-03,user,@moon,,0,0,0,0
+#tide,2022-06-03,user,@sea,,0,0,0,0
+#tide,2022-06-04,hashtag,#tide,#tide,1,1,0,1
+#tide,2022-06-04,user,@moon,,0,0,0,0
+#tide,2022-06-04,user,@sea,,0,0,0,0
+"""
+    tide_options = ["--by", "day", "--tz", "Asia/Tokyo", "--columns", ALL_COLUMNS, "--min-count", "1"]
+    case(sc, "series: every column per day in Tokyo, worked by hand", ["#tide"], [tide],
+         [*tide_options, "--format", "csv"], want=tide_days)
+    for fmt in ("json", "ndjson", "table"):
+        case(sc, f"series: every column per day in Tokyo as {fmt}", ["#tide", "*"], [tide], [*tide_options, "--format", fmt])
+    case(sc, "series: every column per hour across the autumn change, a task per file", ["*", "#fall", "#dst", "@alice"],
+         [fixtures], ["--format", "csv", "--by", "hour", "--tz", "Europe/Berlin", "--columns", ALL_COLUMNS, "--min-count", "1",
+                      "--since", "2021-10-30T20:00:00Z", "--until", "2021-11-01"], ["--partitions", str(files_under(fixtures))])
+    case(sc, "series: columns without facts (reordered) --by month", ["*", "#stanford"], [SAMPLES, fixtures],
+         ["--format", "csv", "--by", "month", "--columns", "mention,term,count", "--top", "3"])
     with open(os.path.join(REFERENCE, "by_cases.json")) as f:
-        cases = [c for c in json.load(f) if all(o in ("--by", "--tz", "--top") for o in c["options"][::2])]
-    if not cases:
-        raise RuntimeError("no reference case for the job's series")
+        cases = json.load(f)
+    if not any("--columns" in c["options"] for c in cases):
+        raise RuntimeError("no reference case of the job's series with --columns")
     for c in cases:
         paths = [os.path.join(REFERENCE, "..", "Fixtures", p[len("fixtures/"):]) if p.startswith("fixtures/")
                  else os.path.join(CORPUS, p) for half in c["halves"] for p in half]
-        for fmt, key in (("csv", "expected"), ("json", "expected_json")):
+        # Every case as CSV; as JSON too those with --columns (the JSON of a term's columns).
+        for fmt, key in (("csv", "expected"), ("json", "expected_json"))[:2 if "--columns" in c["options"] else 1]:
             with open(os.path.join(REFERENCE, c[key]), "rb") as f:
                 want = f.read()
             case(sc, f"reference {c['name']} as {fmt}", c["terms"], paths,
@@ -276,6 +312,9 @@ def run_standalone():
                  [CORPUS, os.path.join(ROOT, "Tests/Fixtures/filters")],
                  ["--columns", ALL_COLUMNS, "--retweets", "exclude", "--since", "2010-01-01", "--min-count", "1"],
                  ["--partitions", "4"])
+            case(sc, "standalone: a series with every column", ["*", "#tide", "#fall"], [os.path.join(ROOT, "Tests/Fixtures/by")],
+                 ["--by", "day", "--tz", "Asia/Tokyo", "--columns", ALL_COLUMNS, "--min-count", "1", "--top", "3",
+                  "--since", "2021-10-29", "--until", "2022-06-06"], ["--partitions", "3"])
         finally:
             sc.stop()
     finally:

@@ -43,7 +43,15 @@
 /// times in its own `--tz`, so one extract serves every unit and zone.
 /// Counts made elsewhere carry them as `H smashtag-counts 2 carries=time`,
 /// counted per creation second: `N TERM TIME TWEETS`,
-/// `C TERM TIME MENTION COUNT`.
+/// `C TERM TIME MENTION COUNT`. With SPEC §12.3's columns, whose distinct
+/// authors and display do not add up over seconds, the counts are made per
+/// bucket instead and each bucket is named by an instant in it (its
+/// earliest tweet's, say), `aggregate --by` then being given the same unit
+/// and zone:
+///
+///     H  smashtag-counts  2  carries=retweets,authors,display,time  TERM...
+///     N  TERM  TIME  TWEETS  RETWEETS  AUTHORS
+///     C  TERM  TIME  MENTION  COUNT  RETWEETS  AUTHORS  DISPLAY
 ///
 /// A third sibling carries the counts of `smashtag pairs` (SPEC §12.5), for
 /// the same kind of producer, read by `aggregate --pairs` only:
@@ -317,7 +325,8 @@ public final class ExtractReader: RecordHandler {
                 let isExtract = fields[1] == Substring(ExtractFormat.magic)
                 let wants = isExtract ? [true, false].flatMap { f in [false, true].map { (f, $0) } }.filter { $0.0 || $0.1 }
                     .map { (ExtractFormat.carries(facts: $0.0, times: $0.1), $0.0, $0.1) }
-                    : [(ExtractFormat.countsCarries, true, false), (ExtractFormat.carries(facts: false, times: true), false, true)]
+                    : [(ExtractFormat.countsCarries, true, false), (ExtractFormat.carries(facts: false, times: true), false, true),
+                       (ExtractFormat.countsCarries + ",time", true, true)]
                 guard fields.count >= 4, let said = wants.first(where: { fields[3] == Substring($0.0) }) else {
                     return bad("a version 2 header says what its lines carry (\(wants.map(\.0).joined(separator: " or "))) before the terms")
                 }
@@ -436,13 +445,13 @@ public final class ExtractReader: RecordHandler {
                 pairAggregator?.add(counted: count, term: t)
             }
             if v2 {
-                let at = isC ? 4 : 3
+                let at = (isC ? 4 : 3) + shift
                 guard let rts = Int(fields[at]), let authors = Int(fields[at + 1]), rts >= 0, authors >= 0 else {
                     return bad("a count that is not a whole number")
                 }
-                let display = isC ? ExtractFormat.unescape(fields[6]) : nil
+                let display = isC ? ExtractFormat.unescape(fields[6 + shift]) : nil
                 let extra = CountedColumns(retweets: rts, authors: authors, display: display)
-                aggregator?.add(counted: extra, term: t, mention: isC ? ExtractFormat.unescape(fields[2]) : nil)
+                aggregator?.add(counted: extra, term: t, mention: isC ? ExtractFormat.unescape(fields[2 + shift]) : nil, time: time)
             }
         case "P":
             guard terms != nil else { return bad("a pair line before any header") }

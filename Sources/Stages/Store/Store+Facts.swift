@@ -9,7 +9,9 @@
 /// One pass over the tweets and their links in id order, matched like
 /// `TermScan` (`StoredTerm`), handed to the report's own `Aggregator` in
 /// chunks, so counting, `display`, ties and rendering are the dumps' own.
-/// Tracked terms' kept counts are not used: they hold every tweet.
+/// Tracked terms' kept counts are not used: they hold every tweet. With
+/// `--by`, `series` (`Store+Buckets.swift`) runs the same scan into an
+/// aggregator with buckets, each tweet with its creation time.
 ///
 /// A store upgraded from version 3 holds tweets whose kind, language and
 /// spellings were never kept (`retweet` is NULL): they have no language (so
@@ -37,46 +39,62 @@ extension Store {
     ///   dumps' `Aggregator`, plus the store's mention keys and spellings.
     public func reports(_ terms: [Term], minCount: Int, top: Int?, filter: TweetFilter,
                         columns: ReportColumns) throws -> FilteredReports {
+        let aggregator = Aggregator(terms: terms, facts: columns.facts)
+        var result = try scan(terms, filter: filter, into: aggregator)
+        result.reports = aggregator.reports(minCount: minCount, top: top)
+        return result
+    }
+
+    /// Every stored tweet that `filter` keeps, matched against `terms` and
+    /// handed to `aggregator` with what its facts ask for; with the
+    /// aggregator's buckets (`--by`), with its creation time, tweets of
+    /// unknown time left out (and counted in `unknownTime`).
+    ///
+    /// - Returns: what was left out and read (`reports` empty).
+    func scan(_ terms: [Term], filter: TweetFilter, into aggregator: Aggregator) throws -> FilteredReports {
         let text = try keepsText
         if !text, let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
         try db.beginRead()
         defer { db.endRead() }
+        let facts = aggregator.facts, bucketed = aggregator.buckets != nil
         var keys: [Int64: String] = [:]
         let allKeys = try db.statement("SELECT id, key FROM mention")
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
+        allKeys.done()
         var spellings: [Int64: String] = [:]
-        let allSpellings = try db.statement("SELECT id, text FROM spelling")
-        while try allSpellings.step() { if let s = allSpellings.text(1) { spellings[allSpellings.int64(0)] = s } }
         // A second spelling of a mention in one tweet: rare, read whole.
         var extras: [Int64: [(mention: Int64, spelling: Int64)]] = [:]
-        let allExtras = try db.statement("SELECT tweet, mention, spelling FROM extra_spelling")
-        while try allExtras.step() { extras[allExtras.int64(0), default: []].append((allExtras.int64(1), allExtras.int64(2))) }
+        if facts.spellings {
+            let allSpellings = try db.statement("SELECT id, text FROM spelling")
+            while try allSpellings.step() { if let s = allSpellings.text(1) { spellings[allSpellings.int64(0)] = s } }
+            allSpellings.done()
+            let allExtras = try db.statement("SELECT tweet, mention, spelling FROM extra_spelling")
+            while try allExtras.step() { extras[allExtras.int64(0), default: []].append((allExtras.int64(1), allExtras.int64(2))) }
+            allExtras.done()
+        }
         let targets = terms.map { term in StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key }) }
 
-        let facts = columns.facts
-        let aggregator = Aggregator(terms: terms, facts: facts)
         var result = FilteredReports(reports: [])
         var chunk = StoreExtraction(facts: facts)
-        let links = try db.statement("SELECT tweet, mention, spelling FROM tweet_mention")
+        let links = try db.statement("SELECT tweet, mention\(facts.spellings ? ", spelling" : "") FROM tweet_mention")
         let tweets = try db.statement("SELECT id, created_at, author, lang, retweet\(text ? ", text" : "") FROM tweet")
         defer { links.done(); tweets.done() }
-        var linkReady = try links.step()
-        var set: [Int64] = [], written: [(Int64, Int64?)] = []
+        var cursor = try LinkCursor(links, spellings: facts.spellings)
+        var set: [Int64] = [], written: [Int64?] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            set.removeAll(keepingCapacity: true)
-            written.removeAll(keepingCapacity: true)
-            while linkReady && links.int64(0) < id { linkReady = try links.step() }
-            while linkReady && links.int64(0) == id {
-                set.append(links.int64(1))
-                written.append((links.int64(1), links.optionalInt64(2)))
-                linkReady = try links.step()
+            if facts.spellings {
+                try cursor.mentions(of: id, into: &set, spellings: &written)
+            } else {
+                try cursor.mentions(of: id, into: &set)
             }
             result.tweets += 1
-            let kind = tweets.optionalInt64(4)
-            switch filter.judgeStored(time: tweets.optionalInt64(1), kind: kind, lang: filter.languages == nil ? nil : tweets.text(3)) {
+            let time = tweets.optionalInt64(1), kind = tweets.optionalInt64(4)
+            // With --by, a tweet of unknown time is left out before matching (SPEC §12.4).
+            if bucketed && time == nil { result.leftOut += 1; result.unknownTime += 1; continue }
+            switch filter.judgeStored(time: time, kind: kind, lang: filter.languages == nil ? nil : tweets.text(3)) {
             case .kept: break
             case .leftOut: result.leftOut += 1; continue
             case .unknownTime: result.leftOut += 1; result.unknownTime += 1; continue
@@ -95,18 +113,17 @@ extension Store {
             if kind == nil { result.unknownFacts += 1 }
             var pairs: [(mention: Int64, spelling: String)] = []
             if facts.spellings && kind != nil {
-                for (m, s) in written {
+                for (m, s) in zip(set, written) {
                     guard let key = keys[m] else { continue }
                     pairs.append((m, s.flatMap { spellings[$0] } ?? key))
                 }
                 for e in extras[id] ?? [] { if let s = spellings[e.spelling] { pairs.append((e.mention, s)) } }
             }
             chunk.add(id: UInt64(bitPattern: id), mask: mask, mentions: set, keys: keys, retweet: kind == 1,
-                      author: author, unknown: kind == nil, spellings: pairs)
+                      author: author, unknown: kind == nil, spellings: pairs, time: bucketed ? time : nil)
             if chunk.count >= 50_000 { aggregator.add(chunk.take()) }
         }
         aggregator.add(chunk.take())
-        result.reports = aggregator.reports(minCount: minCount, top: top)
         return result
     }
 }
@@ -134,8 +151,9 @@ struct StoreExtraction {
     }
 
     mutating func add(id: UInt64, mask: UInt64, mentions: [Int64], keys: [Int64: String], retweet: Bool, author: Int64?,
-                      unknown: Bool, spellings: [(mention: Int64, spelling: String)]) {
+                      unknown: Bool, spellings: [(mention: Int64, spelling: String)], time: Int64? = nil) {
         e.tweetIDs.append(id)
+        if let time { e.times.append(time) }
         e.termMasks.append(mask)
         for m in mentions where keys[m] != nil { e.mentions.append(index(m, keys)) }
         e.mentionEnds.append(Int32(e.mentions.count))
