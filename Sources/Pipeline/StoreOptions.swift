@@ -1,24 +1,6 @@
 import Foundation
 import Stages
 
-/// A subcommand of `smashtag` other than `report`: parses its arguments,
-/// runs, returns the exit status.
-protocol Command {
-    /// `usage: smashtag …`, printed under a usage error.
-    static var usageLine: String { get }
-    init(arguments: [String]) throws(UsageError)
-    func run() -> Int32
-}
-
-/// Parses and runs a command; a usage error exits 2 (0 for `--help`).
-func runCommand<C: Command>(_ type: C.Type, _ arguments: [String]) -> Int32 {
-    do {
-        return try C(arguments: arguments).run()
-    } catch {
-        return usageFailure(error, usageLine: C.usageLine)
-    }
-}
-
 /// Options every store command shares: which store, how long to wait for
 /// another run, and how much to say.
 struct StoreOptions {
@@ -80,7 +62,7 @@ struct StoreOptions {
             --format FORMAT     csv, json, ndjson or table
                                 [default: table on a terminal, csv otherwise]
             --wait SECONDS      Wait this long for a locked store [default: 5]
-            -h, --help          Print this help and exit
+        \(Usage.helpOption)
         """
 
     /// The value of `--wait`: seconds, 0 or more.

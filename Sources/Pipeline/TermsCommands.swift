@@ -21,7 +21,7 @@ struct TrackCommand: Command {
     OPTIONS:
     \(StoreOptions.help)
         -q, --quiet         Say nothing on stderr
-        -h, --help          Print this help and exit
+    \(Usage.helpOption)
 
     EXAMPLES:
         smashtag track '#stanford' from:nasa --store tweets.db
