@@ -150,8 +150,10 @@ struct AggregateCommand: Command {
         let console = Console(quiet: quiet)
         guard console.warnAbout(plan, strict: strict) else { return 1 }
         let interrupts = InterruptHandler(control: control)
+        // The plan's problems first, then each input's in order, as a report's run keeps them.
+        let ledger = ProblemLedger(plan: plan)
         let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts, buckets: buckets,
-                                   since: filters.filter.since, until: filters.filter.until)
+                                   since: filters.filter.since, until: filters.filter.until, problems: ledger)
         let input = InputReader()
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
@@ -163,15 +165,14 @@ struct AggregateCommand: Command {
             console.warn(p.description)
             return 1
         }
-        if pairs { return writePairs(reader, plan: plan, console: console) }
+        if pairs { return writePairs(reader, ledger: ledger, console: console) }
         guard let aggregator = reader.aggregator else {
-            let problems = plan.problems + reader.problems
-            console.reportProblems(problems, total: problems.count)
+            console.reportProblems(ledger)
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
             return 1
         }
         if reader.lacksFacts || reader.lacksTimes {
-            console.reportProblems(reader.problems, total: reader.problems.count)
+            console.reportProblems(ledger)
             return 1
         }
         let reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
@@ -185,15 +186,14 @@ struct AggregateCommand: Command {
         ]
         let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns, bucketed: buckets != nil)
         if let code = output.write(document, console: console, interrupts: interrupts) { return code }
-        let problems = plan.problems + reader.problems
-        console.reportProblems(problems, total: problems.count)
+        console.reportProblems(ledger)
         return 0
     }
 }
 
 extension AggregateCommand {
     /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
-    func writePairs(_ reader: ExtractReader, plan: InputPlan, console: Console) -> Int32 {
+    func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console) -> Int32 {
         guard let aggregator = reader.pairAggregator else {
             console.warn("no extract header found: aggregate --pairs reads the output of 'smashtag extract' (or smashtag-pairs lines)")
             return 1
@@ -205,8 +205,7 @@ extension AggregateCommand {
         }
         let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
         if let status = PairsCommand.write(result, format: pairFormat) { return status }
-        let problems = plan.problems + reader.problems
-        console.reportProblems(problems, total: problems.count)
+        console.reportProblems(ledger)
         return 0
     }
 }
