@@ -82,39 +82,6 @@ struct StoreOptions {
     }
 }
 
-/// `history` and `terms`: a table of what a store holds, read without
-/// taking the writers' lock; the store options, `--format` and `--help`, no
-/// arguments.
-struct StoreListing {
-    var storeOptions = StoreOptions()
-    var format: ReportFormat?
-
-    init(_ arguments: [String], command: String, usage: String) throws(UsageError) {
-        var reader = ArgumentReader(arguments)
-        while let name = try reader.nextOption() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(usage)
-            case "--format": format = try reader.format()
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
-            }
-        }
-        if let extra = reader.positional.first { throw UsageError("\(command) takes no arguments, not '\(extra)'") }
-        _ = try storeOptions.require(command)
-    }
-
-    /// Opens the store for reading and prints `rows` of it; exit status 0, or 3.
-    func run(_ rows: (Store) throws(StoreError) -> Listing) -> Int32 {
-        do {
-            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
-            _ = Console.writeStdout(try rows(store).render(as: defaultFormat(format)))
-            return 0
-        } catch {
-            return storeFailure(error)
-        }
-    }
-}
-
 /// Prints a store error; exit status 3 (SPEC §9).
 func storeFailure(_ error: StoreError) -> Int32 {
     Console.writeStderr("smashtag: \(error)\n")
