@@ -35,5 +35,8 @@ final class JSONNestingTests: XCTestCase {
         _ = n.take(0x5C)
         XCTAssertEqual(n.take(0x0A), .within, "escaped: not a line break of the scan")
         XCTAssertEqual(n.depth, 1)
+        var quiet = JSONNesting()
+        XCTAssertEqual(Array("{\n\"\n\"}".utf8).map { quiet.take($0, lineFeeds: false) },
+                       [.within, .within, .within, .within, .within, .closed], "the document layout counts line feeds itself")
     }
 }

@@ -97,15 +97,15 @@ struct DocumentFraming {
             while i < b.count {
                 let ch = b[i]
                 if ch == 0x0A { newlinesInValue += 1; run = 0 } else { run += 1 }
-                if valueIsScalar && !nesting.inString {
-                    // A number, true, false or null ends at the first delimiter.
-                    if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: "]") || ch == UInt8(ascii: "}") {
-                        if ch == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
+                if nesting.inString || !valueIsScalar {
+                    if nesting.take(ch, lineFeeds: false) == .closed {
+                        i += 1
                         ended = true
                         break
                     }
-                } else if nesting.take(ch) == .closed {
-                    i += 1
+                } else if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: "]") || ch == UInt8(ascii: "}") {
+                    // A number, true, false or null ends at the first delimiter.
+                    if ch == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
                     ended = true
                     break
                 }
