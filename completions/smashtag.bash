@@ -1,21 +1,41 @@
 # bash completion for smashtag
+#
+# Each command's options are one *_options list, checked against what the
+# command's parser takes by Tests/PipelineTests/CompletionTests.swift.
 _smashtag() {
     local cur prev words cword
     _init_completion || return
-    local commands="report help"
+    local commands="report pairs extract aggregate ingest import track untrack terms history prune export help"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
+    local input_options="--jobs --strict --max-record --no-input-limits --deleted --mentions-from --id-column --text-column --author-column"
+    local report_options="--term --format --output --min-count --top --columns --by --tz --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local pairs_options="--term --format --min-count --top --without-term --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local command=${words[1]}
     case $prev in
-        --format) COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur")); return ;;
+        --format)
+            if [[ $command == pairs ]]; then
+                COMPREPLY=($(compgen -W "csv json ndjson gexf table" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur"))
+            fi
+            return ;;
         --retweets) COMPREPLY=($(compgen -W "include exclude only" -- "$cur")); return ;;
+        --by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
+        --mentions-from) COMPREPLY=($(compgen -W "entities text" -- "$cur")); return ;;
         --deleted) COMPREPLY=($(compgen -W "skip include" -- "$cur")); return ;;
-        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--by|--tz) return ;;
-        --stats|-o|--output) _filedir; return ;;
+        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--tz|--wait) return ;;
+        --id-column|--text-column|--author-column) return ;;
+        --stats|-o|--output|--store) _filedir; return ;;
     esac
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "--term --format --output --min-count --top --jobs --strict --max-record --no-input-limits --deleted --progress --progress=plain --progress=off --stats --quiet --help --since --until --retweets --lang --columns --by --tz" -- "$cur"))
+        case $command in
+            report) COMPREPLY=($(compgen -W "$report_options" -- "$cur")) ;;
+            pairs) COMPREPLY=($(compgen -W "$pairs_options" -- "$cur")) ;;
+            *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
+        esac
         return
     fi
     _filedir

@@ -35,21 +35,21 @@ struct Console {
         return true
     }
 
-    /// Bad input per file and member, with the lines of the first few (SPEC §8).
+    /// A run's bad input, from its ledger: per file and member, with the
+    /// lines of the first few (SPEC §8).
     ///
     /// Damage to a whole stream or container (corrupt, truncated, unreadable)
-    /// is always shown, whatever else was; `counts` are the true numbers by
-    /// file or member when `problems` holds only the first few of them.
-    ///
-    /// - Parameter unnamed: bad input counted in files or members that are
-    ///   not named (past the first `ProblemLedger.originLimit`).
-    func reportProblems(_ problems: [InputProblem], counts: [(origin: Origin, count: Int)]? = nil, total: Int,
-                        unnamed: Int = 0) {
+    /// is always shown, whatever else was; the ledger's counts are the true
+    /// numbers by file or member when it kept only the first problems, and
+    /// bad input in files or members it does not name (past the first
+    /// `ProblemLedger.originLimit`) is counted in a last line.
+    func reportProblems(_ ledger: ProblemLedger) {
+        let problems = ledger.problems, total = ledger.badRecords, unnamed = ledger.unnamedProblems
         guard total > 0 else { return }
         var order: [Origin] = []
         var byOrigin: [Origin: [InputProblem]] = [:]
         var countByOrigin: [Origin: Int] = [:]
-        for (origin, n) in counts ?? problems.map({ ($0.origin, 1) }) {
+        for (origin, n) in ledger.problemCounts {
             if countByOrigin[origin] == nil { order.append(origin) }
             countByOrigin[origin, default: 0] += n
         }
@@ -99,11 +99,6 @@ struct Console {
         guard !quiet, mentionsFrom == .entities, s.tweets > 0, s.tweetsWithEntities == 0 else { return }
         warn("none of the \(s.tweets) tweets read has entities (v2 fetched without tweet.fields=entities, or a stripped "
              + "dump), so their hashtags and mentions are not seen: try --mentions-from text")
-    }
-
-    /// A run's bad input, from its ledger.
-    func reportProblems(_ ledger: ProblemLedger) {
-        reportProblems(ledger.problems, counts: ledger.problemCounts, total: ledger.badRecords, unnamed: ledger.unnamedProblems)
     }
 
     /// `--stats FILE`: the run summary as one JSON object, through `OutputFile`

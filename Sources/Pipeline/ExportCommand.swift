@@ -21,7 +21,7 @@ struct ExportCommand: Command {
         --store FILE        The store [default: $SMASHTAG_STORE]
         --wait SECONDS      Wait this long for a locked store [default: 5]
         -q, --quiet         No summary on stderr
-        -h, --help          Print this help and exit
+    \(Usage.helpOption)
 
     """
 

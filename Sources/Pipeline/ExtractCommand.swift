@@ -5,7 +5,68 @@ import Stages
 /// writing extract lines (`ExtractFormat`) for `smashtag aggregate`, so the
 /// work can be spread over processes or machines (a Spark job pipes
 /// partitions through it).
-struct ExtractCommand {
+struct ExtractCommand: Command {
+    static let usage = """
+    smashtag extract — the matching half of a report, as lines for `aggregate`
+
+    USAGE:
+        smashtag extract TERM [PATH...] [options]
+        smashtag extract -t TERM [-t TERM...] [PATH...] [options]
+        ... | smashtag extract -t TERM --paths-from-stdin
+        smashtag extract --list-inputs [PATH...]
+
+    Reads like `smashtag report` (same terms, inputs, formats of tweets) and
+    writes, instead of a report, one line per (term, tweet, mention) of every
+    matching tweet, so extracts of disjoint inputs can run anywhere and be
+    combined by `smashtag aggregate`:
+
+        H<TAB>smashtag-extract<TAB>1<TAB>TERM...     header (format version 1, the terms)
+        M<TAB>TERM<TAB>TWEET-ID<TAB>MENTION         a matching tweet's mention
+        T<TAB>TERM<TAB>TWEET-ID                     a matching tweet with no mention
+
+    With --columns needing more, the lines are version 2: the header reads
+    H<TAB>smashtag-extract<TAB>2<TAB>carries=kind,author,spellings<TAB>TERM...,
+    a T line with the tweet's kind (o or r) and author (@name, or -) opens
+    every tweet, and each M line ends with the spellings the tweet writes
+    its mention in. With --by, the T line also ends with the tweet's creation
+    time (seconds since 1970 UTC) and the header says carries=time (or
+    carries=kind,author,spellings,time).
+
+    Backslash, tab, CR and LF inside a field are written \\\\, \\t, \\r, \\n.
+    `smashtag extract ... | smashtag aggregate` prints exactly what
+    `smashtag report ...` prints.
+
+    OPTIONS:
+        -t, --term TERM       A term (repeat for more); see `smashtag report --help`
+        --paths-from-stdin    Read input paths from standard input, one a line
+        --mentions-from SRC   entities or text, and --id-column, --text-column,
+                              --author-column NAME: as for `smashtag report`
+        --list-inputs         Print the files a run would read (folders walked,
+                              in reading order), one a line, and read nothing
+    \(Usage.filterOptions)
+                              Filters, applied here, before matching: as for
+                              `smashtag report`
+        --columns LIST        The report's columns, as for `smashtag report`:
+                              with display, originals, retweets or authors the
+                              lines are format version 2, which also carries
+                              each tweet's kind, author and spellings
+        --by UNIT             Carry each tweet's creation time (version 2) and
+                              leave out tweets of unknown time, for
+                              `aggregate --by` (any unit and --tz there)
+        -0, --null            Paths end with NUL, not a line break, in
+                              --list-inputs and --paths-from-stdin (any path)
+        -j, --jobs N          Worker threads [default: all cores]
+        --strict              Stop at the first bad input with exit status 1
+        --max-record BYTES    Longest record read [default: 16M]
+        --no-input-limits, --deleted WHAT: as for `smashtag report`
+        -q, --quiet           Nothing on stderr but bad input
+        -h, --help            Print this help and exit
+
+    """
+
+    static let usageLine = "usage: smashtag extract TERM [PATH...] [options]"
+
+
     var terms: [Term] = []
     var paths: [String] = []
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
@@ -27,7 +88,7 @@ struct ExtractCommand {
             if try input.parse(option, &a) { continue }
             if try filters.parse(option, &a) { continue }
             switch option {
-            case "-h", "--help": throw UsageError.help(Usage.extract)
+            case "-h", "--help": throw UsageError.help(Self.usage)
             case "-t", "--term": termFlags.append(try a.value())
             case "-q", "--quiet": quiet = true
             case "--paths-from-stdin": pathsFromStdin = true
@@ -136,207 +197,5 @@ extension ExtractCommand {
         }
         guard Console.writeStdout(out) else { return 0 }
         return plan.units.isEmpty && !plan.problems.isEmpty ? 1 : 0
-    }
-}
-
-/// `smashtag aggregate`: reads extract lines (files or standard input, any
-/// compression), dedups on (term, tweet id), counts, and writes the report
-/// exactly as `smashtag report` would.
-struct AggregateCommand {
-    var paths: [String] = []
-    /// `--format` and `-o, --output FILE`, as for `report`.
-    var output = ReportOutput()
-    var minCount = 2
-    var top: Int?
-    var strict = false
-    var quiet = false
-    /// `--pairs`: what `smashtag pairs` writes (SPEC §12.5), with its formats and `--without-term`.
-    var pairs = false
-    var pairFormat: PairFormat?
-    var withoutTerm = false
-    /// `--columns` (SPEC §12.3), `--by` and `--tz` (§12.4, with `--since`
-    /// and `--until` for the series' span); the other filters belong to `extract`.
-    var filters = FilterOptions()
-    var buckets: TimeBuckets?
-
-    init(arguments: [String]) throws(UsageError) {
-        var a = ArgumentReader(arguments)
-        var formatName: String?
-        var window: [String] = []
-        while let option = try a.nextOption() {
-            // With --pairs, --format names a pair format (gexf too): read once the options are known.
-            if option == "--format" { formatName = try a.value(); continue }
-            if option == "--columns" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
-            if option == "--since" || option == "--until", try filters.parse(option, &a) {
-                window.append(option)
-                continue
-            }
-            if try output.parse(option, &a) { continue }
-            switch option {
-            case "-h", "--help": throw UsageError.help(Usage.aggregate)
-            case "--min-count": minCount = try a.number(min: 1)
-            case "--top": top = try a.number(min: 1)
-            case "--strict": strict = true
-            case "-q", "--quiet": quiet = true
-            case "--pairs": pairs = true
-            case "--without-term": withoutTerm = true
-            default:
-                if FilterOptions.filterNames.contains(option) {
-                    throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
-                }
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
-                                                               "--quiet", "--pairs", "--without-term", "--columns"]
-                                                      + FilterOptions.seriesNames)
-            }
-        }
-        if let formatName {
-            if pairs {
-                pairFormat = try PairsCommand.format(formatName)
-            } else {
-                var reader = ArgumentReader(["--format", formatName])
-                _ = try reader.nextOption()
-                _ = try output.parse("--format", &reader)
-            }
-        }
-        if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
-        if pairs && !filters.columns.isStandard { throw UsageError("--columns does not apply to pairs (SPEC §12.5)") }
-        if pairs && output.path != nil {
-            throw UsageError("aggregate --pairs writes to standard output: leave out -o and redirect it (> FILE)")
-        }
-        try output.check()
-        paths = a.positional.isEmpty ? ["-"] : a.positional
-        buckets = try filters.timeBuckets()
-        if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
-        if buckets == nil, let option = window.first {
-            throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract "
-                             + "(aggregate takes it only with --by, for the span of the series)")
-        }
-    }
-
-    func run() -> Int32 {
-        let plan = InputPlan(paths: paths, splitSize: .max)
-        let control = RunControl(strict: strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return 1 }
-        let interrupts = InterruptHandler(control: control)
-        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts, buckets: buckets,
-                                   since: filters.filter.since, until: filters.filter.until)
-        let input = InputReader()
-        for unit in plan.units where !control.isStopped {
-            input.read(unit, handler: reader)
-            reader.finishTweet()
-        }
-        if let code = interrupts.exitStatus() { return code }
-        defer { interrupts.cancel() }
-        if strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            return 1
-        }
-        if pairs { return writePairs(reader, plan: plan, console: console) }
-        guard let aggregator = reader.aggregator else {
-            let problems = plan.problems + reader.problems
-            console.reportProblems(problems, total: problems.count)
-            console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
-            return 1
-        }
-        if reader.lacksFacts || reader.lacksTimes {
-            console.reportProblems(reader.problems, total: reader.problems.count)
-            return 1
-        }
-        let reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
-            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
-        let summary: [ReportDocument.Item] = [
-            .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
-            .init("extracts", .text(paths.joined(separator: ", "))),
-            .init("options", .text("--min-count \(minCount)" + (top.map { " --top \($0)" } ?? ""))),
-            .init("when", .time(Date())),
-            .init("smashtag", .text(Usage.version)),
-        ]
-        let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns, bucketed: buckets != nil)
-        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
-        let problems = plan.problems + reader.problems
-        console.reportProblems(problems, total: problems.count)
-        return 0
-    }
-}
-
-extension AggregateCommand {
-    /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
-    func writePairs(_ reader: ExtractReader, plan: InputPlan, console: Console) -> Int32 {
-        guard let aggregator = reader.pairAggregator else {
-            console.warn("no extract header found: aggregate --pairs reads the output of 'smashtag extract' (or smashtag-pairs lines)")
-            return 1
-        }
-        do {
-            try PairsCommand.checkGraph(pairFormat, terms: aggregator.terms)
-        } catch {
-            return usageFailure(error, usageLine: "usage: smashtag aggregate --pairs [FILE...] [options]")
-        }
-        let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
-        if let status = PairsCommand.write(result, format: pairFormat) { return status }
-        let problems = plan.problems + reader.problems
-        console.reportProblems(problems, total: problems.count)
-        return 0
-    }
-}
-
-/// Terms from the command line, shared by report and extract.
-enum Terms {
-    /// `-t` flags, or else the first positional argument (removed from `positional`).
-    static func parse(flags: [String], positional: inout [String], command: String) throws(UsageError) -> [Term] {
-        var raw = flags
-        if raw.isEmpty {
-            guard !positional.isEmpty else {
-                throw UsageError("give a term to search for, as in: smashtag \(command) '#stanford' dumps/")
-            }
-            // `smashtag report dumps/`: the folder is not the term, a term is missing.
-            if positional.count == 1, positional[0] != "-", access(positional[0], F_OK) == 0 {
-                let path = positional[0]
-                throw UsageError("'\(path)' is a path, and a term is missing: smashtag \(command) TERM \(path)"
-                                 + (path.contains("/") ? "" : " (a word term that is also a file's name goes with -t: -t \(path))"))
-            }
-            raw.append(positional.removeFirst())
-        }
-        let terms = try parseTerms(raw)
-        guard terms.count <= TermMatcher.maxTerms else {
-            throw UsageError("at most \(TermMatcher.maxTerms) terms in one run; split them over several runs")
-        }
-        return terms
-    }
-
-    /// The terms and paths of a command that reads dumps or a store (`report`,
-    /// `pairs`): with `--store` every positional is a term (a path among them is
-    /// a mistake worth naming); with neither a path nor `--store`,
-    /// `SMASHTAG_STORE` names the store.
-    ///
-    /// - Parameters:
-    ///   - reads: what the command does with the store, for the message (`reports from the store alone`).
-    ///   - then: how to ask again without paths (`report without paths`).
-    /// - Returns: the terms, the paths (`-` when none), and whether the store came from the environment.
-    static func parse(flags: [String], positional: [String], store: inout String?, command: String,
-                      reads: String, then: String) throws(UsageError) -> (terms: [Term], paths: [String], fromEnvironment: Bool) {
-        var flags = flags, positional = positional
-        if let store {
-            if let path = positional.first(where: { $0 == "-" || access($0, F_OK) == 0 }) {
-                throw UsageError("--store \(reads), and '\(path)' is a path: ingest it first "
-                                 + "(smashtag ingest \(path) --store \(store)), then \(then)")
-            }
-            flags += positional
-            positional = []
-        }
-        let terms = try parse(flags: flags, positional: &positional, command: command)
-        var fromEnvironment = false
-        if store == nil && positional.isEmpty,
-           let env = ProcessInfo.processInfo.environment[StoreOptions.environment], !env.isEmpty {
-            store = env
-            fromEnvironment = true
-        }
-        return (terms, positional.isEmpty ? ["-"] : positional, fromEnvironment)
-    }
-
-    /// Byte ranges big JSON-lines files are cut into (SMASHTAG_SPLIT_BYTES lets tests cut small files).
-    static func splitSize() -> Int64 {
-        let split = ProcessInfo.processInfo.environment["SMASHTAG_SPLIT_BYTES"].flatMap { Int64($0) } ?? InputPlan.defaultSplitSize
-        return max(1, split)
     }
 }

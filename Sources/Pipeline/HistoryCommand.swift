@@ -2,7 +2,8 @@ import Foundation
 import Stages
 
 /// `smashtag history`: one row per past run of the store.
-struct HistoryCommand: Command {
+struct HistoryCommand: StoreListingCommand {
+    static let name = "history"
     static let usage = """
     smashtag history — the runs that wrote to a store
 
@@ -21,13 +22,7 @@ struct HistoryCommand: Command {
 
     """
 
-    static let usageLine = "usage: smashtag history --store FILE [--format FORMAT]"
-
     let listing: StoreListing
 
-    init(arguments: [String]) throws(UsageError) {
-        listing = try StoreListing(arguments, command: "history", usage: Self.usage)
-    }
-
-    func run() -> Int32 { listing.run { (store: Store) throws(StoreError) in RunRecord.listing(try store.history()) } }
+    static func rows(of store: Store) throws(StoreError) -> Listing { RunRecord.listing(try store.history()) }
 }

@@ -31,8 +31,8 @@ struct IngestCommand: Command {
         --mentions-from SOURCE
                             entities or text [default: entities]; see
                             `smashtag report --help`
-        --id-column NAME    CSV id column [default: id_str, id, tweet_id]
-        --text-column NAME  CSV text column [default: full_text, text, tweet, content]
+    \(Usage.idColumnOption)
+    \(Usage.textColumnOption)
         --author-column NAME
                             CSV author column [default: author.username,
                             user_screen_name, screen_name, username]
@@ -49,7 +49,7 @@ struct IngestCommand: Command {
         --stats FILE        Write the run summary to FILE as one JSON object
                             (as `smashtag report --stats`, with tweets_new and
                             tweets_known)
-        -h, --help          Print this help and exit
+    \(Usage.helpOption)
 
     Every run is listed by `smashtag history`. Exit status 3 when the store is
     busy past --wait, corrupt, or cannot be written (a full disk, a read-only

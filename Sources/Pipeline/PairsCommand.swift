@@ -4,7 +4,60 @@ import Stages
 /// `smashtag pairs` (SPEC §12.5): which mentions go together among the
 /// tweets matching each term. Reads as `report` does (the same run, terms,
 /// inputs, dedup and store), counting pairs instead of mentions.
-struct PairsCommand {
+struct PairsCommand: Command {
+    static let usage = """
+    smashtag pairs — which mentions go together among the matching tweets
+
+    USAGE:
+        smashtag pairs TERM [PATH...] [options]
+        smashtag pairs -t TERM [-t TERM...] [PATH...] [options]
+        smashtag pairs TERM... --store FILE [options]
+        smashtag extract ... | smashtag aggregate --pairs [options]
+
+    Among the distinct tweets matching each term, counts the unordered pairs
+    of distinct mentions (hashtags and users) one tweet carries: a pair's
+    weight is the number of those tweets carrying both. #x and @x are two
+    mentions; a tweet writing #Foo and #foo carries one (no pair). Terms,
+    inputs, dedup (the first copy of a tweet counts) and --store are as for
+    `smashtag report` (see `smashtag report --help`).
+
+    OUTPUT:
+        --format FORMAT     csv: term,source,target,weight (source before target
+                            in UTF-8 bytes, so # before @); json, ndjson: per
+                            term {"term","tweets","pairs":[{"source","target",
+                            "weight"}]}; gexf: GEXF 1.3 for Gephi, one
+                            undirected graph (one term only): nodes are the
+                            mentions with type and count (the report's count),
+                            edges carry the weight; table: per term, pairs
+                            aligned for people
+                            [default: table on a terminal, csv otherwise]
+        --min-count N       Leave out pairs of weight under N [default: 2]
+        --top N             Keep the N heaviest pairs of each term [default: all]
+        --without-term      Leave out pairs holding the term's own mention (#tag
+                            and @name terms; from:, word and * have none)
+        Pairs are ordered by weight, heaviest first, then source, then target.
+
+    FILTERS (as for `smashtag report`, before matching and dedup):
+    \(Usage.filterOptions)
+
+    INPUT AND RUNNING (as for `smashtag report`):
+        --store FILE, --wait SECONDS, -j/--jobs N, --strict, --max-record BYTES,
+        --no-input-limits, --deleted WHAT, --mentions-from SOURCE, --id-column,
+        --text-column, --author-column NAME, --progress[=MODE], --stats FILE,
+        -q/--quiet, -h/--help
+
+    MEMORY: each worker keeps a table of the pairs it has seen (about 20 bytes a
+    pair and term), folded into one at the end; dedup keeps a set of tweet ids
+    per term, as a report does.
+
+    EXAMPLES:
+        smashtag pairs '#stanford' dumps/ --top 20
+        smashtag pairs '#stanford' dumps/ --without-term --format gexf > g.gexf
+        smashtag pairs -t '#stanford' -t @nasa --store tweets.db --format json
+
+    """
+
+
     var terms: [Term] = []
     var paths: [String] = []
     var format: PairFormat?
@@ -37,7 +90,7 @@ struct PairsCommand {
             if try input.parse(name, &a) { continue }
             if !FilterOptions.seriesNames.contains(name), try filters.parse(name, &a, columns: false) { continue }
             switch name {
-            case "-h", "--help": throw UsageError.help(Usage.pairs)
+            case "-h", "--help": throw UsageError.help(Self.usage)
             case "-t", "--term": termFlags.append(try a.value())
             case "--format": format = try Self.format(try a.value())
             case "--min-count": minCount = try a.number(min: 1)

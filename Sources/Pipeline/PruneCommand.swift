@@ -26,7 +26,7 @@ struct PruneCommand: Command {
     OPTIONS:
     \(StoreOptions.help)
         -q, --quiet         No summary on stderr
-        -h, --help          Print this help and exit
+    \(Usage.helpOption)
 
     EXAMPLES:
         smashtag prune --older-than 30d --store tweets.db

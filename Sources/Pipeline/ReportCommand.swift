@@ -2,7 +2,166 @@ import Foundation
 import Stages
 
 /// `smashtag report`: options, wiring of the stages, output, exit status.
-struct ReportCommand {
+struct ReportCommand: Command {
+    static let usage = """
+    smashtag report — popularity of hashtags and users among matching tweets
+
+    USAGE:
+        smashtag report TERM [PATH...] [options]
+        smashtag report -t TERM [-t TERM...] [PATH...] [options]
+        smashtag report TERM... --store FILE [options]
+
+    With -t, every positional argument is a path; with --store, every one is a
+    term. With no path, standard input is read (or the store named by
+    SMASHTAG_STORE, when set); `-` also names standard input.
+
+    TERMS (case-insensitive, Unicode NFC + lowercase):
+        #tag        tweets whose hashtags include tag (exactly: #thanku ≠ #thankunext)
+        @name       tweets that mention @name (mentions, not authorship)
+        from:name   tweets written by @name
+        word        tweets whose full text holds word as a whole word
+        *           every tweet
+        A retweet carries the retweeted tweet's mentions and author. Each tweet
+        counts once per term, however often it is read (deduplicated by id).
+
+    INPUTS:
+        Files, folders (walked recursively; hidden entries and media/web files
+        skipped) and `-`. gzip, bzip2, xz, zstd, lz4, tar, zip and 7z are
+        detected from the bytes, also nested (a tar of .json.bz2 members).
+        Tweets: API v1.1 lines and documents, premium search pages, API v2
+        pages and stream lines, flattened v2 tweets, account-archive tweets.js,
+        and CSV exports: a header naming an id and a text column (twarc-csv,
+        spreadsheets), quoted line ends and all.
+
+    MENTIONS:
+        --mentions-from SOURCE
+                            entities: the API's entities (CSV rows without entity
+                            columns: their text); text: every tweet's text, by
+                            twitter-text's rules, for dumps fetched without
+                            entities [default: entities]
+    \(Usage.textColumnOption)
+    \(Usage.idColumnOption)
+        --author-column NAME
+                            CSV author column [default: author.username,
+                            user_screen_name, screen_name, username, user.screen_name]
+
+    FILTERS (before matching: a tweet left out counts for nothing):
+        --since T           Tweets created at or after T: a date (2020-03-01,
+                            00:00 UTC) or a date-time with Z or an offset
+                            (2020-03-01T12:00:00+01:00); time from created_at,
+                            else the snowflake id; tweets of unknown time are
+                            left out and counted in the summary
+        --until T           Tweets created before T (exclusive)
+        --retweets MODE     include, exclude (originals only) or only
+                            [default: include]
+        --lang CODES        Tweets whose own lang is one of CODES (en,es,und;
+                            any case); tweets without lang never match
+
+    OUTPUT:
+        --format FORMAT     csv, json, ndjson, table, xlsx or html
+                            [default: with -o, the one FILE's name ends in
+                            (.xlsx, .html, .csv, .json, .ndjson, .txt), else
+                            csv; without, table on a terminal, csv otherwise]
+        -o, --output FILE   Write the report to FILE, not standard output: a
+                            new file renamed into place when complete (its
+                            mode and links kept), or into a FIFO or device
+                            (- is standard output, when not a terminal for xlsx)
+        --min-count N       Leave out mentions counted fewer than N times [default: 2]
+        --top N             Keep the first N hashtags and N users of each term [default: all]
+        --columns LIST      Columns, in order, from term, type, mention, count,
+                            display (the most frequent spelling, #Stanford),
+                            originals, retweets, authors (distinct authors)
+                            [default: term,type,mention,count]
+
+    OVER TIME:
+        --by UNIT           A series: counts per hour, day, week, month or year
+                            of creation time, every chosen mention in every
+                            bucket from the term's first to its last (or those
+                            of --since/--until), 0 where absent; mentions are
+                            chosen over the whole period (--min-count and
+                            --top on their totals), each bucket's --columns
+                            counted over its own tweets (from dumps, a store
+                            or extract | aggregate alike); tweets of unknown
+                            time are left out and counted in the summary. Buckets:
+                            2020-03-01T13, 2020-03-01, 2020-W09 (ISO week),
+                            2020-03, 2020; CSV adds a bucket column after term,
+                            JSON a "bucket" field, one object per term and bucket
+        --tz ZONE           The zone buckets are named in, by wall-clock time:
+                            an IANA name from the system's tz database
+                            (Europe/Berlin) [default: UTC]
+
+    FORMATS FOR PEOPLE:
+        table  Mention and count aligned for a terminal (wide characters count
+               two columns); control characters from the data shown escaped
+        xlsx   An Excel workbook (-o FILE only, never a terminal): a summary
+               sheet, then a sheet per term with typed cells (mentions are
+               text, never formulas), the header frozen, and a bar chart of
+               the top 20 hashtags and users
+        html   One page with no script and nothing fetched: the summary,
+               inline SVG bar charts of the top 20, every row; for phones
+               and print
+
+    STORE:
+        --store FILE        Report from a store (`smashtag ingest`) instead of
+                            from paths [default: $SMASHTAG_STORE when no path
+                            is given]. Any #tag, @name, from:name or * term;
+                            word terms need a store that keeps text
+        --wait SECONDS      Wait this long for a locked store [default: 5]
+
+    RUNNING:
+        -j, --jobs N        Worker threads [default: all cores]
+        --strict            Stop at the first bad input with exit status 1
+                            [default: skip it, count it, report it on stderr]
+        --max-record BYTES  Longest record read; longer ones are skipped and
+                            reported, and a stream with no record in 64 × BYTES
+                            (a decompression bomb) is given up (suffixes K, M,
+                            G) [default: 16M]
+        --no-input-limits   Read every input to its end: an input is otherwise
+                            given up, and named, when it expands more than 200
+                            times past 1 GiB, holds more than 1,000,000 archive
+                            members or nests archives 8 deep, or starts with
+                            100,000 records none of which could be a tweet
+        --deleted WHAT      skip or include an account archive's deleted
+                            tweets (deleted-tweets.js) [default: skip, named]
+
+    MESSAGES (all on stderr; stdout carries the report alone):
+        --progress[=MODE]   terminal: a live line (bytes, MB/s, inputs, tweets,
+                            ETA) redrawn up to 10 times a second, then erased;
+                            plain: a line every 5 s and the summary, for logs;
+                            off: none [default: terminal when stderr is one]
+        --stats FILE        Write the run summary to FILE as one JSON object
+                            (written as -o FILE is)
+        -q, --quiet         No progress and no summary (bad input is still reported)
+    \(Usage.helpOption)
+
+    The run summary (inputs, bytes, tweets, matches per term, duplicates,
+    notices, bad records by reason, time) follows the report when stderr is
+    a terminal or with --progress=plain. Bad input is always reported on
+    stderr, by file, member and line. A closed stdout (`| head`) ends the run
+    quietly with status 0; SIGINT or SIGTERM stops it within a second with
+    status 130 or 143.
+
+    EXIT STATUS:
+        0  done (skipped bad input is reported on stderr)
+        1  bad input under --strict, nothing at all could be read, or the
+           report or --stats could not be written (the file is named)
+        2  usage error
+        3  with --store: the store is locked, corrupt or cannot be read
+        130, 143  interrupted by SIGINT, SIGTERM (a file being written is
+           left as it was)
+
+    EXAMPLES:
+        smashtag report '#stanford' dumps/
+        smashtag report -t '#stanford' -t from:stanford dumps/ --format json
+        zstdcat day.jsonl.zst | smashtag report stanford --min-count 5 --top 20
+        smashtag report '#stanford' --store tweets.db
+        smashtag report -t '#stanford' -t @nasa dumps/ --top 50 -o stanford.xlsx
+
+    """
+
+    static let usageLine = "usage: smashtag report TERM [PATH...] [options]"
+
+
     var terms: [Term] = []
     var paths: [String] = []
     /// `--format` and `-o, --output FILE`.
@@ -36,7 +195,7 @@ struct ReportCommand {
             if try output.parse(name, &a) { continue }
             if try filters.parse(name, &a) { continue }
             switch name {
-            case "-h", "--help": throw UsageError.help(Usage.report)
+            case "-h", "--help": throw UsageError.help(Self.usage)
             case "-t", "--term": termFlags.append(try value())
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
@@ -97,80 +256,6 @@ struct ReportCommand {
                                       bucketed: buckets != nil)
         if let code = output.write(document, console: scan.console, interrupts: scan.interrupts) { return code }
         return scan.finish(summary, quiet: quiet, progress: progress, statsPath: statsPath)
-    }
-}
-
-extension ReportCommand {
-    /// `report --store --by`: the series, bucketed at query time, with the
-    /// filters and the columns (SPEC §12.2 to §12.4).
-    func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
-        let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top, filter: filters.filter,
-                                      columns: filters.columns)
-        let interrupts = InterruptHandler(control: RunControl(strict: false))
-        defer { interrupts.cancel() }
-        let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
-                                      columns: filters.columns, bucketed: true)
-        if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
-        warnOfUnknownFacts(series.unknownFacts)
-        if !quiet {
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets (\(series.unknownTime) of unknown time left out "
-                                + "by \(buckets.description)); matched "
-                                + series.totals.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
-                                + String(format: "; %.2f s\n", elapsed))
-        }
-        return 0
-    }
-
-    /// Says how many of the matching tweets were ingested before schema
-    /// version 4, when the report's filters or columns would need what they
-    /// lack; even with --quiet: it changes what the numbers mean.
-    func warnOfUnknownFacts(_ count: Int) {
-        let filter = filters.filter
-        guard count > 0, filter.retweets != .include || filter.languages != nil || filters.columns.facts.any else { return }
-        Console.writeStderr("smashtag: \(count) of the matching tweets were ingested before schema version 4, "
-                            + "which kept no kind, language or spellings: they have no language, --retweets exclude|only "
-                            + "leaves them out, and they add to count and authors but not to originals, retweets or "
-                            + "display (ingest their dumps into a new store to have them)\n")
-    }
-
-    /// `report --store`: the same report, from the store alone (SPEC §10).
-    func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
-        do {
-            let store = try Store(path: path, access: .read, wait: wait)
-            if let buckets { return try seriesFromStore(store, path, buckets, started: started) }
-            let filter = filters.filter, columns = filters.columns
-            var filtered: Store.FilteredReports?
-            let reports: [TermReport]
-            if filter.isActive || !columns.isStandard {
-                // SPEC §12's options: one pass over the stored tweets with their kind, language and spellings.
-                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, columns: columns)
-                reports = filtered!.reports
-            } else {
-                reports = try store.reports(terms, minCount: minCount, top: top)
-            }
-            let interrupts = InterruptHandler(control: RunControl(strict: false))
-            defer { interrupts.cancel() }
-            let document = ReportDocument(reports: reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
-                                          columns: columns)
-            if let code = output.write(document, console: Console(quiet: quiet), interrupts: interrupts) { return code }
-            if let f = filtered { warnOfUnknownFacts(f.unknownFacts) }
-            if !quiet {
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                var line = "smashtag: store \(VisibleText.escaped(path)), \(try store.tweetCount) tweets; matched "
-                    + reports.map { "\($0.term): \($0.tweets)" }.joined(separator: ", ")
-                if let f = filtered, filter.isActive {
-                    line += "; left out \(f.leftOut) by \(filter.description)"
-                    if filter.byTime { line += " (\(f.unknownTime) of unknown time)" }
-                }
-                Console.writeStderr(line + String(format: "; %.2f s\n", elapsed))
-            }
-            return 0
-        } catch let error as StoreError {
-            return storeFailure(error)
-        } catch {
-            return usageFailure(UsageError("\(error)"), usageLine: "usage: smashtag report TERM... --store FILE [options]")
-        }
     }
 }
 

@@ -1,24 +1,6 @@
 import Foundation
 import Stages
 
-/// A subcommand of `smashtag` other than `report`: parses its arguments,
-/// runs, returns the exit status.
-protocol Command {
-    /// `usage: smashtag …`, printed under a usage error.
-    static var usageLine: String { get }
-    init(arguments: [String]) throws(UsageError)
-    func run() -> Int32
-}
-
-/// Parses and runs a command; a usage error exits 2 (0 for `--help`).
-func runCommand<C: Command>(_ type: C.Type, _ arguments: [String]) -> Int32 {
-    do {
-        return try C(arguments: arguments).run()
-    } catch {
-        return usageFailure(error, usageLine: C.usageLine)
-    }
-}
-
 /// Options every store command shares: which store, how long to wait for
 /// another run, and how much to say.
 struct StoreOptions {
@@ -80,7 +62,7 @@ struct StoreOptions {
             --format FORMAT     csv, json, ndjson or table
                                 [default: table on a terminal, csv otherwise]
             --wait SECONDS      Wait this long for a locked store [default: 5]
-            -h, --help          Print this help and exit
+        \(Usage.helpOption)
         """
 
     /// The value of `--wait`: seconds, 0 or more.
@@ -97,39 +79,6 @@ struct StoreOptions {
             throw UsageError("\(command) needs a store: give --store FILE or set \(StoreOptions.environment)")
         }
         return path
-    }
-}
-
-/// `history` and `terms`: a table of what a store holds, read without
-/// taking the writers' lock; the store options, `--format` and `--help`, no
-/// arguments.
-struct StoreListing {
-    var storeOptions = StoreOptions()
-    var format: ReportFormat?
-
-    init(_ arguments: [String], command: String, usage: String) throws(UsageError) {
-        var reader = ArgumentReader(arguments)
-        while let name = try reader.nextOption() {
-            if try storeOptions.parse(name, &reader) { continue }
-            switch name {
-            case "-h", "--help": throw UsageError.help(usage)
-            case "--format": format = try reader.format()
-            default: throw UsageError.unknownOption(name, known: StoreOptions.names + ["--help", "--format"])
-            }
-        }
-        if let extra = reader.positional.first { throw UsageError("\(command) takes no arguments, not '\(extra)'") }
-        _ = try storeOptions.require(command)
-    }
-
-    /// Opens the store for reading and prints `rows` of it; exit status 0, or 3.
-    func run(_ rows: (Store) throws(StoreError) -> Listing) -> Int32 {
-        do {
-            let store = try Store(path: storeOptions.path!, access: .read, wait: storeOptions.wait)
-            _ = Console.writeStdout(try rows(store).render(as: defaultFormat(format)))
-            return 0
-        } catch {
-            return storeFailure(error)
-        }
     }
 }
 

@@ -21,7 +21,7 @@ struct TrackCommand: Command {
     OPTIONS:
     \(StoreOptions.help)
         -q, --quiet         Say nothing on stderr
-        -h, --help          Print this help and exit
+    \(Usage.helpOption)
 
     EXAMPLES:
         smashtag track '#stanford' from:nasa --store tweets.db
@@ -92,7 +92,8 @@ struct UntrackCommand: Command {
 }
 
 /// `smashtag terms`: the tracked terms.
-struct TermsCommand: Command {
+struct TermsCommand: StoreListingCommand {
+    static let name = "terms"
     static let usage = """
     smashtag terms — list the terms a store tracks
 
@@ -107,13 +108,7 @@ struct TermsCommand: Command {
 
     """
 
-    static let usageLine = "usage: smashtag terms --store FILE [--format FORMAT]"
-
     let listing: StoreListing
 
-    init(arguments: [String]) throws(UsageError) {
-        listing = try StoreListing(arguments, command: "terms", usage: Self.usage)
-    }
-
-    func run() -> Int32 { listing.run { (store: Store) throws(StoreError) in Store.listing(try store.terms()) } }
+    static func rows(of store: Store) throws(StoreError) -> Listing { Store.listing(try store.terms()) }
 }

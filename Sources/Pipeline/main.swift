@@ -33,30 +33,10 @@ case "-h", "--help", "help":
 case "--version", "-V":
     _ = Console.writeStdout("smashtag \(Usage.version)\n\(Versions.libraries)\n")
     status = 0
-case "report":
-    do {
-        status = try ReportCommand(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        status = usageFailure(error, usageLine: "usage: smashtag report TERM [PATH...] [options]")
-    }
-case "pairs":
-    do {
-        status = try PairsCommand(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        status = usageFailure(error, usageLine: PairsCommand.usageLine)
-    }
-case "extract":
-    do {
-        status = try ExtractCommand(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        status = usageFailure(error, usageLine: "usage: smashtag extract TERM [PATH...] [options]")
-    }
-case "aggregate":
-    do {
-        status = try AggregateCommand(arguments: Array(arguments.dropFirst())).run()
-    } catch {
-        status = usageFailure(error, usageLine: "usage: smashtag aggregate [FILE...] [options]")
-    }
+case "report": status = runCommand(ReportCommand.self, Array(arguments.dropFirst()))
+case "pairs": status = runCommand(PairsCommand.self, Array(arguments.dropFirst()))
+case "extract": status = runCommand(ExtractCommand.self, Array(arguments.dropFirst()))
+case "aggregate": status = runCommand(AggregateCommand.self, Array(arguments.dropFirst()))
 case "ingest": status = runCommand(IngestCommand.self, Array(arguments.dropFirst()))
 case "import": status = runCommand(ImportCommand.self, Array(arguments.dropFirst()))
 case "track": status = runCommand(TrackCommand.self, Array(arguments.dropFirst()))
@@ -69,6 +49,6 @@ default:
     let hint = arguments[0].hasPrefix("-") ? ""
         : " (commands: report, pairs, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
-                          usageLine: "usage: smashtag report TERM [PATH...] [options]")
+                          usageLine: ReportCommand.usageLine)
 }
 exit(Console.exitStatus(status))

@@ -123,6 +123,19 @@ final class ExtractTests: XCTestCase {
         XCTAssertEqual(try aggregate("H\tsmashtag-extract\t2\t#a\n", []).status, 1, "a newer format version is refused")
     }
 
+    /// Bad lines past the problem ledger's limit (the first 1,000 keep their
+    /// lines) are counted all the same, and said to be: memory stays bounded
+    /// however much of an extract is bad.
+    func testBadLinesPastTheLedgersLimitAreCountedNotKept() throws {
+        let bad = String(repeating: "X\tjunk\n", count: 1500)
+        let r = try aggregate("H\tsmashtag-extract\t1\t#a\nM\t#a\t5\t#a\n" + bad, ["--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n#a,hashtag,#a,1\n")
+        XCTAssertTrue(r.stderr.contains("skipped 1500 bad records:\n  <stdin>: 1500 skipped\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: not an extract line"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("… and 1495 more, counted but not kept"), r.stderr)
+    }
+
     /// Extract lines of word terms only (`H smashtag-extract 1 obama`) look
     /// like CSV column names; aggregate reads them as extract lines all the same.
     func testWordTermsOnlyGoThroughAggregate() throws {

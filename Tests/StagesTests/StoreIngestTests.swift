@@ -19,6 +19,32 @@ final class StoreIngestTests: XCTestCase {
         XCTAssertEqual(expected[0].tweets, try store.tweetCount, "* counts every distinct tweet")
     }
 
+    /// The writer numbers a run's new mentions itself (after the highest
+    /// stored, as SQLite would) and looks up only what a store held before
+    /// the run: a second run's known and new mentions and spellings land
+    /// once each, and its links point at the first run's ids.
+    func testALaterRunsNewMentionsFollowTheStoredOnes() throws {
+        let folder = try StoreFolder()
+        let store = try Store.writable(folder.path("s.db"))
+        func tweet(_ id: Int, _ user: String, _ tags: [String]) -> String {
+            let list = tags.map { #"{"text":"\#($0)"}"# }.joined(separator: ",")
+            return #"{"id_str":"\#(id)","text":"t","user":{"screen_name":"\#(user)"},"entities":{"hashtags":[\#(list)]}}"#
+        }
+        let a = try folder.write("a.jsonl", [tweet(1, "ann", ["Foo", "bar"]), tweet(2, "bob", ["foo"])].joined(separator: "\n") + "\n")
+        let b = try folder.write("b.jsonl", [tweet(3, "ann", ["FOO", "baz"]), tweet(4, "cy", ["Bar", "Foo"])].joined(separator: "\n") + "\n")
+        try store.ingest([a])
+        XCTAssertEqual(try store.count("mention"), 4, "#foo #bar @ann @bob")
+        try store.ingest([b])
+        XCTAssertEqual(try store.count("mention"), 6, "and #baz @cy")
+        XCTAssertEqual(try store.db.integer("SELECT count(DISTINCT key) FROM mention"), 6)
+        XCTAssertEqual(try store.db.integer("SELECT max(id) - min(id) + 1 FROM mention"), 6, "numbered on from the stored ones")
+        XCTAssertEqual(try store.db.integer("SELECT count(DISTINCT text) FROM spelling"), try store.db.integer("SELECT count(*) FROM spelling"))
+        XCTAssertEqual(try store.db.integer("SELECT count(*) FROM tweet_mention tm JOIN mention m ON m.id = tm.mention "
+                                            + "WHERE m.key = '#foo'"), 4)
+        let terms = ["*", "#foo", "#bar", "from:ann"].map { try! Term(parsing: $0) }
+        assertSameReports(try store.reports(terms, minCount: 1, top: nil), statelessReports([a, b], terms))
+    }
+
     func testEveryInputShapeStoresTheSameTweets() throws {
         let folder = try StoreFolder()
         let shapes = try FileManager.default.contentsOfDirectory(atPath: StoreFixtures.dozen.path)

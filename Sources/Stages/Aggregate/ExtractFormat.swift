@@ -241,7 +241,8 @@ public final class ExtractReader: RecordHandler {
     public private(set) var pairAggregator: PairAggregator?
     /// Whether pairs are counted (`aggregate --pairs`).
     public let pairs: Bool
-    public private(set) var problems: [InputProblem] = []
+    /// Where bad lines and unreadable input go: the run's `ProblemLedger`.
+    private let problems: any ProblemSink
     public private(set) var records = 0
     private var termIndex: [String: Int] = [:]
     /// After a header of the wrong kind for this reader (counts under
@@ -271,9 +272,11 @@ public final class ExtractReader: RecordHandler {
     ///   - facts: what to count besides tweets (`aggregate --columns`).
     ///   - buckets: `aggregate --by`: count per bucket; the inputs must carry times.
     ///   - since, until: with `buckets`, tweets outside these times are left out.
+    ///   - problems: where bad lines and unreadable input are counted and kept (the run's `ProblemLedger`).
     public init(control: RunControl, pairs: Bool = false, facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil,
-                since: Int64? = nil, until: Int64? = nil) {
+                since: Int64? = nil, until: Int64? = nil, problems: any ProblemSink) {
         self.control = control
+        self.problems = problems
         self.pairs = pairs
         self.facts = facts
         self.buckets = buckets
@@ -282,10 +285,10 @@ public final class ExtractReader: RecordHandler {
 
     public var shouldStop: Bool { control.isStopped }
 
-    public func skipped(_ origin: Origin, reason: String) {}
+    public func skipped(_ origin: Origin, reason: String) { problems.skipped(origin, reason: reason) }
 
     public func problem(_ p: InputProblem) {
-        problems.append(p)
+        problems.problem(p)
         control.problemSeen(p)
     }
 

@@ -10,9 +10,7 @@ struct DocumentFraming {
 
     // The value being scanned, all relative to the cursor.
     private var scanned = 0          // bytes of the current value already scanned
-    private var depth = 0
-    private var inString = false
-    private var escapeNext = false
+    private var nesting = JSONNesting()
     private var inValue = false      // scanning a value (as opposed to between values)
     private var newlinesInValue = 0
     private var arrayDepth = 0       // 1 while streaming the elements of a top-level array
@@ -88,8 +86,8 @@ struct DocumentFraming {
                 element += 1
                 startedMidLine = midLine
                 valueIsScalar = !(ch == UInt8(ascii: "{") || ch == UInt8(ascii: "["))
-                scanned = 0; depth = 0; inString = false; escapeNext = false; newlinesInValue = 0; skip.run = 0
-                if ch == 0x22 { inString = true; scanned = 1 }  // a string scalar
+                scanned = 0; nesting = JSONNesting(); newlinesInValue = 0; skip.run = 0
+                if ch == 0x22 { nesting = JSONNesting(inString: true); scanned = 1 }  // a string scalar
             }
             // Scan on from where the last call stopped.
             var i = c.retainFrom + scanned
@@ -99,26 +97,17 @@ struct DocumentFraming {
             while i < b.count {
                 let ch = b[i]
                 if ch == 0x0A { newlinesInValue += 1; run = 0 } else { run += 1 }
-                if inString {
-                    if escapeNext { escapeNext = false }
-                    else if ch == 0x5C { escapeNext = true }
-                    else if ch == 0x22 { inString = false; if depth == 0 && valueIsScalar { i += 1; ended = true; break } }
-                } else if valueIsScalar {
-                    if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: "]") || ch == UInt8(ascii: "}") {
-                        if ch == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
+                if nesting.inString || !valueIsScalar {
+                    if nesting.take(ch, lineFeeds: false) == .closed {
+                        i += 1
                         ended = true
                         break
                     }
-                } else {
-                    switch ch {
-                    case 0x22: inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        depth -= 1
-                        if depth == 0 { i += 1; ended = true }
-                    default: break
-                    }
-                    if ended { break }
+                } else if isSpace(ch) || ch == UInt8(ascii: ",") || ch == UInt8(ascii: "]") || ch == UInt8(ascii: "}") {
+                    // A number, true, false or null ends at the first delimiter.
+                    if ch == 0x0A { newlinesInValue -= 1 }  // the delimiter is not part of the value
+                    ended = true
+                    break
                 }
                 i += 1
                 if !skip.active && i - c.retainFrom > limits.maxRecord {

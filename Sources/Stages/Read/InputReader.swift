@@ -21,6 +21,16 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Where bad input goes when it is met on the consumer's thread, in input
+/// order, rather than in a scan's pieces: the run's `ProblemLedger`, for a
+/// reader that is its own consumer (`ExtractReader` under `aggregate`).
+public protocol ProblemSink: AnyObject {
+    /// Bad input: counted, and kept with its provenance while the sink has room.
+    func problem(_ problem: InputProblem)
+    /// A member or file passed over on purpose.
+    func skipped(_ origin: Origin, reason: String)
+}
+
 /// Receives what the reader finds, in order.
 public protocol RecordHandler: AnyObject {
     /// One record; the bytes are valid only during the call.

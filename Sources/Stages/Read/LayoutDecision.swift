@@ -14,9 +14,7 @@ struct LayoutDecision {
 
     // How far the first value was scanned (relative to the cursor).
     private var scanned = 0
-    private var depth = 0
-    private var inString = false
-    private var escape = false
+    private var nesting = JSONNesting()
 
     /// The layout, or nil until more bytes say.
     mutating func decide(_ b: UnsafeBufferPointer<UInt8>, isEnd: Bool, _ c: inout FrameCursor, _ blanks: inout BlankRun,
@@ -50,21 +48,11 @@ struct LayoutDecision {
         while i < b.count {
             let ch = b[i]
             i += 1
-            if inString {
-                if escape { escape = false }
-                else if ch == 0x5C { escape = true }
-                else if ch == 0x22 { inString = false }
-                else if ch == 0x0A { return .lines }
-            } else {
-                switch ch {
-                case 0x22: inString = true
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return .lines }
-                case 0x0A: return .document
-                default: break
-                }
+            switch nesting.take(ch) {
+            case .within: break
+            case .closed: return .lines
+            // A line feed in a string is no JSON: lines, for the decoder to report.
+            case .lineFeed: return nesting.inString ? .lines : .document
             }
             if i - c.retainFrom > limits.maxRecord { return .lines }
         }

@@ -79,23 +79,53 @@ public final class ProblemLedger {
             for k in t.problems.indices { if let l = t.problems[k].line { t.problems[k].line = l + lineOffset } }
         }
         stats.add(t.stats)
-        for p in t.problems {
-            let whole = p.kind.stopsStream
-            if problems.count - streamProblems < ProblemLedger.problemLimit {
-                problems.append(p)
-            } else if whole && streamProblems < ProblemLedger.streamProblemLimit {
-                problems.append(p)
-                streamProblems += 1
-            }
-        }
-        for c in t.problemCounts {
-            if let l = problemCounts.indices.last, problemCounts[l].origin == c.origin { problemCounts[l].count += c.count }
-            else if problemCounts.count < ProblemLedger.originLimit { problemCounts.append(c) }
-            else { unnamedProblems += c.count }
-        }
+        for p in t.problems { keep(p) }
+        for c in t.problemCounts { count(c.count, in: c.origin) }
         unnamedProblems += t.unnamedProblems
-        for s in t.skipped where skipped.count < ProblemLedger.skippedLimit { skipped.append(s) }
+        for s in t.skipped { keepSkipped(s.origin, reason: s.reason) }
         if last, case .range = unit.kind { lineOffset += t.lines }
         return t
+    }
+
+    /// Keeps `p` with its provenance while there is room: the first
+    /// `problemLimit`, and besides them damage that stops a whole stream.
+    private func keep(_ p: InputProblem) {
+        if problems.count - streamProblems < ProblemLedger.problemLimit {
+            problems.append(p)
+        } else if p.kind.stopsStream && streamProblems < ProblemLedger.streamProblemLimit {
+            problems.append(p)
+            streamProblems += 1
+        }
+    }
+
+    /// Counts `n` problems of `origin`: by name for the first `originLimit` files or members, else unnamed.
+    private func count(_ n: Int, in origin: Origin) {
+        if let l = problemCounts.indices.last, problemCounts[l].origin == origin { problemCounts[l].count += n }
+        else if problemCounts.count < ProblemLedger.originLimit { problemCounts.append((origin, n)) }
+        else { unnamedProblems += n }
+    }
+
+    private func keepSkipped(_ origin: Origin, reason: String) {
+        if skipped.count < ProblemLedger.skippedLimit { skipped.append((origin, reason)) }
+    }
+}
+
+/// A reader that is its own consumer (`aggregate`'s `ExtractReader`) hands
+/// the ledger its bad input one problem at a time, in input order, with the
+/// same bounds as a scan's pieces: every problem counted (in all, by kind,
+/// by file or member), the first `problemLimit` kept with their lines.
+extension ProblemLedger: ProblemSink {
+    public func problem(_ p: InputProblem) {
+        stats.badRecords += 1
+        stats.badByKind[p.kind, default: 0] += 1
+        let unnamed = unnamedProblems
+        count(1, in: p.origin)
+        // Past the files or members counted by name, a problem is not kept either (as a scan's piece does).
+        if unnamedProblems == unnamed { keep(p) }
+    }
+
+    public func skipped(_ origin: Origin, reason: String) {
+        stats.skippedMembers += 1
+        keepSkipped(origin, reason: reason)
     }
 }

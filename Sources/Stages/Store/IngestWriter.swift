@@ -35,6 +35,10 @@ final class IngestWriter {
     private var mentionIDs: [String: Int64] = [:]
     /// Spelling ids of the store by text, likewise.
     private var spellingIDs: [String: Int64] = [:]
+    /// Whether the store held mentions before this run added any (nil: not asked yet).
+    private var heldMentions: Bool?
+    /// The same for spellings.
+    private var heldSpellings: Bool?
 
     /// Counters of the run, as of the last commit (and the open batch).
     private(set) var totals = RunTotals()
@@ -257,17 +261,22 @@ final class IngestWriter {
     /// The store's id of a spelling (`#Stanford`), adding it when new.
     private func spellingID(_ text: String) throws(StoreError) -> Int64 {
         if let id = spellingIDs[text] { return id }
-        let find = try db.statement("SELECT id FROM spelling WHERE text = ?1")
-        try find.bind(1, text)
-        let id: Int64
-        if let found = try find.first({ $0.int64(0) }) {
-            id = found
-        } else {
-            let insert = try db.statement("INSERT INTO spelling(text) VALUES (?1)")
-            try insert.bind(1, text)
-            try insert.run()
-            id = db.lastInsertRowID
+        if heldSpellings == nil {
+            heldSpellings = try db.statement("SELECT EXISTS (SELECT 1 FROM spelling)").first { $0.int64(0) != 0 } ?? true
         }
+        // A spelling the run has not met can be in the store only when the store held spellings as the run began.
+        if heldSpellings == true {
+            let find = try db.statement("SELECT id FROM spelling WHERE text = ?1")
+            try find.bind(1, text)
+            if let found = try find.first({ $0.int64(0) }) {
+                spellingIDs[text] = found
+                return found
+            }
+        }
+        let insert = try db.statement("INSERT INTO spelling(text) VALUES (?1)")
+        try insert.bind(1, text)
+        try insert.run()
+        let id = db.lastInsertRowID
         spellingIDs[text] = id
         return id
     }
@@ -295,6 +304,12 @@ final class IngestWriter {
     }
 
     /// The store's mention ids for a chunk's keys, adding the new ones.
+    ///
+    /// Keys the run has not met are looked up in slices (not when the store
+    /// held no mention as the run began: then every one is new); the new
+    /// ones get the ids SQLite would give them one `INSERT` at a time (after
+    /// the highest, in order), written by multi-row inserts. The run holds
+    /// the store's writer lock, so no one else adds a mention meanwhile.
     private func mentionIDs(for keys: [String]) throws(StoreError) -> [Int64] {
         var result = [Int64](repeating: 0, count: keys.count)
         var missing: [Int] = []
@@ -302,32 +317,46 @@ final class IngestWriter {
             if let id = mentionIDs[key] { result[i] = id } else { missing.append(i) }
         }
         guard !missing.isEmpty else { return result }
-        let n = IngestWriter.mentionSlice
-        let query = try db.statement(IngestWriter.mentionQuery)
-        var start = 0
-        while start < missing.count {
-            let slice = missing[start..<min(missing.count, start + n)]
-            query.reset()
-            for k in 0..<n { try query.bind(Int32(k + 1), keys[slice[slice.startIndex + min(k, slice.count - 1)]]) }
-            while try query.step() {
-                if let key = query.text(1) { mentionIDs[key] = query.int64(0) }
+        if try storeHeldMentions() {
+            let n = IngestWriter.mentionSlice
+            let query = try db.statement(IngestWriter.mentionQuery)
+            var start = 0
+            while start < missing.count {
+                let slice = missing[start..<min(missing.count, start + n)]
+                query.reset()
+                for k in 0..<n { try query.bind(Int32(k + 1), keys[slice[slice.startIndex + min(k, slice.count - 1)]]) }
+                while try query.step() {
+                    if let key = query.text(1) { mentionIDs[key] = query.int64(0) }
+                }
+                start += n
             }
-            start += n
         }
-        let insert = try db.statement("INSERT INTO mention(key) VALUES (?1)")
+        var next = try db.statement("SELECT max(id) FROM mention").first { $0.isNull(0) ? 0 : $0.int64(0) }.map { $0 + 1 } ?? 1
+        var new: [(id: Int64, key: String)] = []
         for i in missing {
             if let id = mentionIDs[keys[i]] {
                 result[i] = id
                 continue
             }
-            insert.reset()
-            try insert.bind(1, keys[i])
-            try insert.run()
-            let id = db.lastInsertRowID
-            mentionIDs[keys[i]] = id
-            result[i] = id
+            mentionIDs[keys[i]] = next
+            result[i] = next
+            new.append((next, keys[i]))
+            next += 1
+        }
+        try db.insert(into: "mention", columns: ["id", "key"], count: new.count) { (s, row, p) throws(StoreError) in
+            try s.bind(p, new[row].id)
+            try s.bind(p + 1, new[row].key)
         }
         return result
+    }
+
+    /// Whether the store held any mention when this run began (asked once,
+    /// before the run adds one).
+    private func storeHeldMentions() throws(StoreError) -> Bool {
+        if let held = heldMentions { return held }
+        let held = try db.statement("SELECT EXISTS (SELECT 1 FROM mention)").first { $0.int64(0) != 0 } ?? true
+        heldMentions = held
+        return held
     }
 
     // MARK: Tracked terms

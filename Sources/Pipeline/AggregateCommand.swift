@@ -1,0 +1,213 @@
+import Foundation
+import Stages
+
+/// `smashtag aggregate`: reads extract lines (files or standard input, any
+/// compression), dedups on (term, tweet id), counts, and writes the report
+/// exactly as `smashtag report` would.
+struct AggregateCommand: Command {
+    static let usage = """
+    smashtag aggregate — dedup and count extract lines into a report
+
+    USAGE:
+        smashtag aggregate [FILE...] [options]
+
+    Reads the lines `smashtag extract` writes (files, any compression, or
+    standard input), counts each tweet once per term (the first copy read
+    wins), and writes the report as `smashtag report` does. Inputs extracted
+    separately with the same terms may be concatenated in any order.
+
+    It also reads counts made elsewhere (the Spark job in contrib/spark),
+    added as they are, without dedup:
+
+        H<TAB>smashtag-counts<TAB>1<TAB>TERM...     header (format version 1, the terms)
+        N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
+        C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
+
+    Version 2 of both (`extract --columns` with display, originals,
+    retweets or authors) carries what those columns need, as its header says
+    after the version (carries=kind,author,spellings; for counts
+    carries=retweets,authors,display): each tweet opens with
+    T<TAB>TERM<TAB>ID<TAB>o|r<TAB>@author|-, each M line adds the tweet's
+    spellings of its mention; counts add RETWEETS<TAB>AUTHORS to N lines and
+    RETWEETS<TAB>AUTHORS<TAB>DISPLAY to C lines. Version 1 answers the
+    default columns only. `extract --by` adds each tweet's creation time to
+    its T line (carries=time, or carries=kind,author,spellings,time), which
+    `aggregate --by` needs; counts per creation second read as
+    H<TAB>smashtag-counts<TAB>2<TAB>carries=time<TAB>TERM..., with the second
+    (since 1970 UTC) after the term on N and C lines; counts per bucket with
+    those columns as carries=retweets,authors,display,time, each bucket's
+    lines with one second in it (give aggregate the same --by and --tz).
+
+    With --pairs it writes what `smashtag pairs` writes instead: pairs counted
+    from the extracted tweets, or pair counts made elsewhere:
+
+        H<TAB>smashtag-pairs<TAB>1<TAB>TERM...      header (format version 1, the terms)
+        N<TAB>TERM<TAB>TWEETS                       distinct tweets that matched TERM
+        C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
+        P<TAB>TERM<TAB>SOURCE<TAB>TARGET<TAB>WEIGHT of those, how many carry both
+
+    OPTIONS:
+        --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
+                            `smashtag report` (with --pairs: csv, json, ndjson,
+                            table or gexf) [default: table on a terminal, csv
+                            otherwise; with -o, from FILE's name]
+        -o, --output FILE   Write the report to FILE, as `smashtag report -o` does
+        --min-count N       Leave out mentions counted (pairs weighing) fewer than N
+                            times [default: 2]
+        --top N             Keep the first N hashtags and N users of each term
+                            (with --pairs: the N heaviest pairs) [default: all]
+        --pairs             Pairs of mentions, as `smashtag pairs`
+        --without-term      With --pairs: as `smashtag pairs --without-term`
+        --columns LIST      The report's columns, as for `smashtag report`
+                            [default: term,type,mention,count]
+        --by UNIT, --tz ZONE
+                            A series over time, as for `smashtag report`;
+                            the input must come from `extract --by`
+        --since T, --until T
+                            With --by only: the span of the series (times
+                            outside it are left out); the filters themselves
+                            belong to extract
+        --strict            Stop at the first bad line with exit status 1
+        -q, --quiet         Nothing on stderr but bad input
+    \(Usage.helpOption)
+
+    """
+
+    static let usageLine = "usage: smashtag aggregate [FILE...] [options]"
+
+
+    var paths: [String] = []
+    /// `--format` and `-o, --output FILE`, as for `report`.
+    var output = ReportOutput()
+    var minCount = 2
+    var top: Int?
+    var strict = false
+    var quiet = false
+    /// `--pairs`: what `smashtag pairs` writes (SPEC §12.5), with its formats and `--without-term`.
+    var pairs = false
+    var pairFormat: PairFormat?
+    var withoutTerm = false
+    /// `--columns` (SPEC §12.3), `--by` and `--tz` (§12.4, with `--since`
+    /// and `--until` for the series' span); the other filters belong to `extract`.
+    var filters = FilterOptions()
+    var buckets: TimeBuckets?
+
+    init(arguments: [String]) throws(UsageError) {
+        var a = ArgumentReader(arguments)
+        var formatName: String?
+        var window: [String] = []
+        while let option = try a.nextOption() {
+            // With --pairs, --format names a pair format (gexf too): read once the options are known.
+            if option == "--format" { formatName = try a.value(); continue }
+            if option == "--columns" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
+            if option == "--since" || option == "--until", try filters.parse(option, &a) {
+                window.append(option)
+                continue
+            }
+            if try output.parse(option, &a) { continue }
+            switch option {
+            case "-h", "--help": throw UsageError.help(Self.usage)
+            case "--min-count": minCount = try a.number(min: 1)
+            case "--top": top = try a.number(min: 1)
+            case "--strict": strict = true
+            case "-q", "--quiet": quiet = true
+            case "--pairs": pairs = true
+            case "--without-term": withoutTerm = true
+            default:
+                if FilterOptions.filterNames.contains(option) {
+                    throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
+                }
+                throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
+                                                               "--quiet", "--pairs", "--without-term", "--columns"]
+                                                      + FilterOptions.seriesNames)
+            }
+        }
+        if let formatName {
+            if pairs {
+                pairFormat = try PairsCommand.format(formatName)
+            } else {
+                var reader = ArgumentReader(["--format", formatName])
+                _ = try reader.nextOption()
+                _ = try output.parse("--format", &reader)
+            }
+        }
+        if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
+        if pairs && !filters.columns.isStandard { throw UsageError("--columns does not apply to pairs (SPEC §12.5)") }
+        if pairs && output.path != nil {
+            throw UsageError("aggregate --pairs writes to standard output: leave out -o and redirect it (> FILE)")
+        }
+        try output.check()
+        paths = a.positional.isEmpty ? ["-"] : a.positional
+        buckets = try filters.timeBuckets()
+        if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
+        if buckets == nil, let option = window.first {
+            throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract "
+                             + "(aggregate takes it only with --by, for the span of the series)")
+        }
+    }
+
+    func run() -> Int32 {
+        let plan = InputPlan(paths: paths, splitSize: .max)
+        let control = RunControl(strict: strict)
+        let console = Console(quiet: quiet)
+        guard console.warnAbout(plan, strict: strict) else { return 1 }
+        let interrupts = InterruptHandler(control: control)
+        // The plan's problems first, then each input's in order, as a report's run keeps them.
+        let ledger = ProblemLedger(plan: plan)
+        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts, buckets: buckets,
+                                   since: filters.filter.since, until: filters.filter.until, problems: ledger)
+        let input = InputReader()
+        for unit in plan.units where !control.isStopped {
+            input.read(unit, handler: reader)
+            reader.finishTweet()
+        }
+        if let code = interrupts.exitStatus() { return code }
+        defer { interrupts.cancel() }
+        if strict, let p = control.stoppingProblem {
+            console.warn(p.description)
+            return 1
+        }
+        if pairs { return writePairs(reader, ledger: ledger, console: console) }
+        guard let aggregator = reader.aggregator else {
+            console.reportProblems(ledger)
+            console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
+            return 1
+        }
+        if reader.lacksFacts || reader.lacksTimes {
+            console.reportProblems(ledger)
+            return 1
+        }
+        let reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
+            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        let summary: [ReportDocument.Item] = [
+            .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
+            .init("extracts", .text(paths.joined(separator: ", "))),
+            .init("options", .text("--min-count \(minCount)" + (top.map { " --top \($0)" } ?? ""))),
+            .init("when", .time(Date())),
+            .init("smashtag", .text(Usage.version)),
+        ]
+        let document = ReportDocument(reports: reports, summary: summary, columns: filters.columns, bucketed: buckets != nil)
+        if let code = output.write(document, console: console, interrupts: interrupts) { return code }
+        console.reportProblems(ledger)
+        return 0
+    }
+}
+
+extension AggregateCommand {
+    /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
+    func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console) -> Int32 {
+        guard let aggregator = reader.pairAggregator else {
+            console.warn("no extract header found: aggregate --pairs reads the output of 'smashtag extract' (or smashtag-pairs lines)")
+            return 1
+        }
+        do {
+            try PairsCommand.checkGraph(pairFormat, terms: aggregator.terms)
+        } catch {
+            return usageFailure(error, usageLine: "usage: smashtag aggregate --pairs [FILE...] [options]")
+        }
+        let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
+        if let status = PairsCommand.write(result, format: pairFormat) { return status }
+        console.reportProblems(ledger)
+        return 0
+    }
+}
