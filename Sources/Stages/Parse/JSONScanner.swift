@@ -94,8 +94,29 @@ struct JSONScanner {
 
     /// `scanString`'s loop, for strings with escapes, non-ASCII bytes or
     /// more than 16 bytes.
+    ///
+    /// It first looks at 16 more bytes, without the loop's set-up: that
+    /// finds the end of the many plain keys and values of 16 to 31 bytes
+    /// (`profile_sidebar_border_color`, dates, short URLs).
     @inline(never)
     static func scanLongString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        #if arch(x86_64)
+        if from &+ 16 <= n {
+            let v = UnsafeRawPointer(b).loadUnaligned(fromByteOffset: from, as: __m128i.self)
+            let mask = _mm_movemask_epi8(specialBytes(v))
+            guard mask != 0 else { return try scanStringLoop(b, from: from &+ 16, count: n) }
+            // The bytes before the hit are plain: the loop may start at it.
+            let j = from &+ Int(mask.trailingZeroBitCount)
+            if b[j] == 0x22 { return (j, false) }
+            return try scanStringLoop(b, from: j, count: n)
+        }
+        #endif
+        return try scanStringLoop(b, from: from, count: n)
+    }
+
+    /// `scanLongString`'s loop.
+    @inline(never)
+    static func scanStringLoop(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
         var i = from
         var escaped = false
         while true {
