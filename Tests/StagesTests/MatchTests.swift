@@ -106,6 +106,65 @@ final class MentionScreenTests: XCTestCase {
         XCTAssertEqual(nasa.filter { $0.mask != 0 }.map(\.id), [2, 5], "a mention, and a retweet's author")
         XCTAssertFalse(nasa[5].may, "@nas is not @nasa")
         XCTAssertNil(MentionScreen(terms: [Term(kind: .all, key: "*")]))
-        XCTAssertNil(MentionScreen(terms: [Term(kind: .hashtag, key: "a"), Term(kind: .word, key: "b")]))
+        XCTAssertNotNil(MentionScreen(terms: [Term(kind: .hashtag, key: "a"), Term(kind: .word, key: "b")]))
+    }
+
+    /// Word terms too (issue 16): on the corpus's tweets and words drawn from
+    /// their own texts (so that many match), every tweet the full extract and
+    /// match stages give a term is one the screen lets through; and the
+    /// screen does rule tweets out, or it would prove nothing.
+    func testWordTermsNeverRuleOutATweetThatMatches() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        var records: [[UInt8]] = []
+        for name in ["twarc-csv/flat.jsonl", "twarc-csv/kpop.jsonl", "twarc-csv/brexit.jsonl", "python-twitter/streaming/lines.json",
+                     "twitter4j/streamingapi-testcase.json", "sferik-twitter/track_streaming_user.json"] {
+            guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path) else { continue }
+            records += data.split(separator: UInt8(ascii: "\n")).prefix(400).map(Array.init)
+        }
+        // Documents (search pages, timelines, an archive) as one record each.
+        for name in ["python-twitter/get_search_raw.json", "python-twitter/get_user_timeline_count.json",
+                     "python-twitter/3.2/extended_tweet_in_extended_mode.json", "sferik-twitter/premium_search_next.json"] {
+            if let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path) { records.append(Array(data)) }
+        }
+        XCTAssertGreaterThan(records.count, 150, "the corpus should be at ../shared/corpus")
+        // Words of the texts themselves, in their own case and escapes, plus the hard ones of WordScreenTests.
+        var words = ["love", "k", "i", "kite", "stanford", "don't", "the", "a", "rt", "brexit", "bts", "amp", "lt", "é", "straße"]
+        let decoder = TweetDecoder()
+        for (n, record) in records.enumerated() where n % 7 == 0 {
+            try? record.withUnsafeBytes { try decoder.decode($0) }
+            for tweet in decoder.record.tweets {
+                guard let text = decoder.record.fullText(of: tweet) else { continue }
+                let parts = decoder.record.string(text).split { !$0.isLetter && !$0.isNumber && $0 != "_" }
+                if let w = parts.dropFirst(3).first { words.append(String(w)) }
+            }
+        }
+        var ruledOut = 0, matched = 0
+        for chunk in stride(from: 0, to: words.count, by: 6) {
+            let set = words[chunk..<min(chunk + 6, words.count)].map { Term(kind: .word, key: MentionKey.normalize($0)) }
+                + [Term(kind: .hashtag, key: "brexit")]
+            let screen = try XCTUnwrap(MentionScreen(terms: set))
+            let table = MentionTable()
+            let matcher = TermMatcher(terms: set, table: table)
+            for record in records {
+                try record.withUnsafeBytes { raw in
+                    do { try decoder.decode(raw) } catch { return }
+                    for tweet in decoder.record.tweets {
+                        var mentions = MentionSet()
+                        EntitiesExtractor().extract(tweet, in: decoder.record, table: table, into: &mentions)
+                        let mask = matcher.match(tweet, in: decoder.record, table: table, mentions: mentions)
+                        let may = screen.mayMatch(tweet, in: decoder.record)
+                        if mask != 0 { matched += 1 }
+                        if !may { ruledOut += 1 }
+                        if mask != 0 && !may {
+                            XCTFail("tweet \(tweet.id) matches \(set.map(\.key)) but the screen rules it out")
+                        }
+                    }
+                }
+            }
+        }
+        print("word screen: \(records.count) records, \(words.count) words, \(matched) matches, \(ruledOut) ruled out")
+        XCTAssertGreaterThan(matched, 300, "the terms should match many tweets")
+        XCTAssertGreaterThan(ruledOut, 300, "the screen should rule many tweets out")
     }
 }

@@ -10,28 +10,37 @@
 /// byte, such as the Kelvin sign that NFC maps to `K`) makes the tweet a
 /// "maybe", and the full extract and match stages decide.
 ///
-/// Only for runs whose terms are all hashtags, user mentions or authors:
-/// `*` and word terms look at every tweet anyway.
+/// Word terms are screened on the tweet's full text, the text the match
+/// stage reads, by `WordMatch.mayMatch` (false only when the raw bytes
+/// cannot hold the word once decoded and normalised; `WordScreenTests`
+/// holds it to the full match). Only `*` looks at every tweet.
 struct MentionScreen {
     private let hashtags: [[UInt8]]
     private let users: [[UInt8]]
     private let authors: [[UInt8]]
+    private let words: [WordMatch]
 
     /// A screen for `terms`, or nil when some term needs every tweet looked at.
     init?(terms: [Term]) {
-        var hashtags: [[UInt8]] = [], users: [[UInt8]] = [], authors: [[UInt8]] = []
+        var hashtags: [[UInt8]] = [], users: [[UInt8]] = [], authors: [[UInt8]] = [], words: [WordMatch] = []
         for term in terms {
             switch term.kind {
             case .hashtag: hashtags.append(Array(term.key.utf8))
             case .user: users.append(Array(term.key.utf8))
             case .author: authors.append(Array(term.key.utf8))
-            case .word, .all: return nil
+            case .word: words.append(WordMatch(term.key))
+            case .all: return nil
             }
         }
         self.hashtags = hashtags
         self.users = users
         self.authors = authors
+        self.words = words
     }
+
+    /// Whether word terms are screened (then a tweet it passes over is not
+    /// extracted at all, as a tweet the mention screen passes over).
+    var screensWords: Bool { !words.isEmpty }
 
     /// Whether `span` of the record may be a hashtag term's key.
     @inline(__always)
@@ -57,6 +66,10 @@ struct MentionScreen {
     /// takes, and for author terms at the tweet's own author.
     @inline(__always)
     func mayMatch(_ tweet: DecodedTweet, in record: DecodedRecord) -> Bool {
+        if screensWords, let text = record.fullText(of: tweet) {
+            let raw = record.bytes(text)
+            for word in words where word.mayMatch(raw: raw, escaped: text.escaped) { return true }
+        }
         if screensAuthors, let author = record.author(of: tweet), mayBeAuthor(author, in: record) { return true }
         if mayMatch(tweet.hashtags, tweet.users, record) { return true }
         if let rt = tweet.retweeted {

@@ -83,6 +83,26 @@ struct JSONScanner {
         return try scanLongString(b, from: from, count: n)
     }
 
+    /// `scanString` with 32 bytes looked at in line: for the keys of a
+    /// `user` object, a third of which are 16 to 31 bytes long
+    /// (`profile_background_image_url_https`). Only `stringMember` uses it:
+    /// in every caller the second look costs more registers than it saves.
+    @inline(__always)
+    static func scanKey(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        #if arch(x86_64)
+        if from &+ 32 <= n {
+            let raw = UnsafeRawPointer(b)
+            let low = UInt32(truncatingIfNeeded: _mm_movemask_epi8(specialBytes(raw.loadUnaligned(fromByteOffset: from, as: __m128i.self))))
+            let mask = low != 0 ? low
+                : UInt32(truncatingIfNeeded: _mm_movemask_epi8(specialBytes(raw.loadUnaligned(fromByteOffset: from &+ 16, as: __m128i.self)))) << 16
+            if mask == 0 { return try scanLongString(b, from: from &+ 32, count: n) }
+            let j = from &+ Int(mask.trailingZeroBitCount)
+            if b[j] == 0x22 { return (j, false) }
+        }
+        #endif
+        return try scanString(b, from: from, count: n)
+    }
+
     #if arch(x86_64)
     /// Lanes of `v` that hold `"`, `\\`, a control byte or a non-ASCII byte.
     @inline(__always)
@@ -94,8 +114,29 @@ struct JSONScanner {
 
     /// `scanString`'s loop, for strings with escapes, non-ASCII bytes or
     /// more than 16 bytes.
+    ///
+    /// It first looks at 16 more bytes, without the loop's set-up: that
+    /// finds the end of the many plain keys and values of 16 to 31 bytes
+    /// (`profile_sidebar_border_color`, dates, short URLs).
     @inline(never)
     static func scanLongString(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
+        #if arch(x86_64)
+        if from &+ 16 <= n {
+            let v = UnsafeRawPointer(b).loadUnaligned(fromByteOffset: from, as: __m128i.self)
+            let mask = _mm_movemask_epi8(specialBytes(v))
+            guard mask != 0 else { return try scanStringLoop(b, from: from &+ 16, count: n) }
+            // The bytes before the hit are plain: the loop may start at it.
+            let j = from &+ Int(mask.trailingZeroBitCount)
+            if b[j] == 0x22 { return (j, false) }
+            return try scanStringLoop(b, from: j, count: n)
+        }
+        #endif
+        return try scanStringLoop(b, from: from, count: n)
+    }
+
+    /// `scanLongString`'s loop.
+    @inline(never)
+    static func scanStringLoop(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (end: Int, escaped: Bool) {
         var i = from
         var escaped = false
         while true {
@@ -115,6 +156,15 @@ struct JSONScanner {
             guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }
             escaped = true
             repeat {
+                // `\uXXXX`, most escapes of a tweet's text, with one word load and compare.
+                if i &+ 8 <= n {
+                    let w = UInt64(littleEndian: UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    if w & 0xFFFF == 0x755C {
+                        guard areHexDigits(UInt32(truncatingIfNeeded: w &>> 16)) else { throw JSONError(offset: i, reason: .badEscape) }
+                        i &+= 6
+                        continue
+                    }
+                }
                 guard i &+ 1 < n else { throw JSONError(offset: n, reason: .unexpectedEnd) }
                 let e = b[i &+ 1]
                 if e == 0x75 {  // \uXXXX
@@ -245,26 +295,34 @@ struct JSONScanner {
             pos = try JSONScanner.skipLiteral(b, from: i, count: n, 0x736C_6166) &+ 1  // "fals" + "e"
         case UInt8(ascii: "0")...UInt8(ascii: "9"): pos = try JSONScanner.skipNumber(b, from: i, count: n)
         default:
-            pos = i
-            try skipContainer()
+            pos = try JSONScanner.skipContainer(b, from: i, count: n)
         }
     }
 
     /// Skips one whole value of any kind, validating it, without recursion.
-    ///
-    /// The hot loop of the decoder (most of a tweet is skipped): the position
-    /// lives in a local, strings go through the SWAR scan, and literals are
-    /// compared four bytes at a time.
-    @inline(never)
     mutating func skipContainer() throws(JSONError) {
+        pos = try JSONScanner.skipContainer(base, from: pos, count: count)
+    }
+
+    /// Skips the value at (white space before) `from`, validating it,
+    /// without recursion; returns where it ends.
+    ///
+    /// The hot loop of the decoder (most of a tweet is skipped): strings go
+    /// through the SSE2 scan, literals are compared four bytes at a time,
+    /// and punctuation is looked for first where JSON without white space
+    /// has it, so a member of a skipped object costs its key's and value's
+    /// scans and a few compares.
+    @inline(never)
+    static func skipContainer(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
+        if let end = try skipNumberArray(b, from: from, count: n) { return end }
         var stack = ContainerStack()
-        let b = base, n = count
-        var i = pos
-        defer { pos = i }
+        var i = from
         while true {
             // A value is expected here.
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+            if !(i < n && b[i] > 0x20) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+            }
             switch b[i] {
             case UInt8(ascii: "\""):
                 i = try JSONScanner.skipString(b, from: i &+ 1, count: n)
@@ -291,9 +349,11 @@ struct JSONScanner {
             }
             // After a value: close finished containers, or move to the next member.
             while true {
-                guard !stack.isEmpty else { return }
-                while i < n && isSpace(b[i]) { i &+= 1 }
-                guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+                guard !stack.isEmpty else { return i }
+                if !(i < n && b[i] > 0x20) {
+                    while i < n && isSpace(b[i]) { i &+= 1 }
+                    guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+                }
                 let d = b[i]
                 if d == UInt8(ascii: ",") {
                     i &+= 1
@@ -310,15 +370,38 @@ struct JSONScanner {
         }
     }
 
+    /// Skips a flat array of numbers without white space (`"indices":[12,21]`
+    /// of every entity) when one starts at `from`; nil when something else
+    /// does, for `skipContainer`'s general loop to take from the start. The
+    /// numbers are checked by `skipNumber`, as that loop checks them, so an
+    /// error is the same either way.
+    @inline(__always)
+    static func skipNumberArray(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int? {
+        guard from &+ 2 < n, b[from] == UInt8(ascii: "[") else { return nil }
+        var i = from &+ 1
+        while true {
+            guard isDigit(b[i]) else { return nil }
+            i = try skipNumber(b, from: i, count: n)
+            guard i < n else { return nil }
+            let c = b[i]
+            if c == UInt8(ascii: "]") { return i &+ 1 }
+            guard c == UInt8(ascii: ","), i &+ 1 < n else { return nil }
+            i &+= 1
+        }
+    }
+
     /// Skips `"key" :` starting at (white space before) the quote; returns the
     /// position after the colon.
     @inline(__always)
     static func skipKey(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
         var i = from
-        while i < n && isSpace(b[i]) { i &+= 1 }
-        guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
-        guard b[i] == UInt8(ascii: "\"") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+        if !(i < n && b[i] == UInt8(ascii: "\"")) {
+            while i < n && isSpace(b[i]) { i &+= 1 }
+            guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+            guard b[i] == UInt8(ascii: "\"") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
+        }
         i = try skipString(b, from: i &+ 1, count: n)
+        if i < n && b[i] == UInt8(ascii: ":") { return i &+ 1 }
         while i < n && isSpace(b[i]) { i &+= 1 }
         guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
         guard b[i] == UInt8(ascii: ":") else { throw JSONError(offset: i, reason: .unexpectedByte(b[i])) }
@@ -345,6 +428,11 @@ struct JSONScanner {
     /// whose value is not a string gives nil, as JSON readers that keep the
     /// last duplicate key have it. For the many-keyed objects a tweet only
     /// needs one field of (`user`, an entity), with keys scanned in place.
+    ///
+    /// One tight loop per member: the punctuation is looked for right where
+    /// JSON without white space has it (the slow path skips white space), a
+    /// key is compared by its length and at most two word loads, and the
+    /// value is skipped in line unless it is a container.
     mutating func stringMember(_ name: StaticString, or other: StaticString? = nil) throws(JSONError) -> ByteSpan? {
         let b = base, n = count
         var i = pos
@@ -356,43 +444,91 @@ struct JSONScanner {
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
         if i < n && b[i] == UInt8(ascii: "}") { i &+= 1; return nil }
+        let first = MemberName(name), second = MemberName(other ?? name)
         var found: ByteSpan?
         while true {
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: "\"") else {
-                throw JSONScanner.unexpected(b, at: i, count: n)
+            if !(i < n && b[i] == UInt8(ascii: "\"")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: "\"") else {
+                    throw JSONScanner.unexpected(b, at: i, count: n)
+                }
             }
-            let (keyEnd, keyEscaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
-            let key = ByteSpan(start: i &+ 1, end: keyEnd, escaped: keyEscaped)
+            let keyStart = i &+ 1
+            let (keyEnd, keyEscaped) = try JSONScanner.scanKey(b, from: keyStart, count: n)
             i = keyEnd &+ 1
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: ":") else {
-                throw JSONScanner.unexpected(b, at: i, count: n)
+            if !(i < n && b[i] == UInt8(ascii: ":")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: ":") else {
+                    throw JSONScanner.unexpected(b, at: i, count: n)
+                }
             }
             i &+= 1
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            if self.key(key, is: name) || (other.map { self.key(key, is: $0) } ?? false) {
-                if i < n && b[i] == UInt8(ascii: "\"") {
-                    let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
-                    found = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
-                    i = end &+ 1
+            let length = keyEnd &- keyStart
+            if keyEscaped || first.matches(b + keyStart, length) || second.matches(b + keyStart, length) {
+                // Rare: the member looked for (or a key written with escapes).
+                let key = ByteSpan(start: keyStart, end: keyEnd, escaped: keyEscaped)
+                if !keyEscaped || self.key(key, is: name) || (other.map { self.key(key, is: $0) } ?? false) {
+                    (found, i) = try JSONScanner.stringValue(b, from: i, count: n)
                 } else {
-                    found = nil
-                    pos = i
-                    try skipValue()
-                    i = pos
+                    i = try JSONScanner.skipAny(b, from: i, count: n)
                 }
+            } else if i < n && b[i] == UInt8(ascii: "\"") {
+                i = try JSONScanner.skipString(b, from: i &+ 1, count: n)
+            } else if i &+ 5 <= n && JSONScanner.isNullOrTrue(b, at: i) {
+                i &+= 4
             } else {
-                pos = i
-                try skipValue()
-                i = pos
+                i = try JSONScanner.skipNonString(b, from: i, count: n)
             }
+            if i < n && b[i] == UInt8(ascii: ",") { i &+= 1; continue }
             while i < n && isSpace(b[i]) { i &+= 1 }
             guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
             if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
             if b[i] == UInt8(ascii: "}") { i &+= 1; return found }
             throw JSONError(offset: i, reason: .unexpectedByte(b[i]))
         }
+    }
+
+    /// The value at (white space before) `from`: its span when it is a
+    /// string, nil when it is another value (skipped); and where it ends.
+    @inline(never)
+    static func stringValue(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> (ByteSpan?, Int) {
+        var i = from
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n, b[i] == UInt8(ascii: "\"") else { return (nil, try skipNonString(b, from: i, count: n)) }
+        let (end, escaped) = try scanString(b, from: i &+ 1, count: n)
+        return (ByteSpan(start: i &+ 1, end: end, escaped: escaped), end &+ 1)
+    }
+
+    /// Skips the value at (white space before) `from`, as `skipValue` does.
+    @inline(never)
+    static func skipAny(_ b: UnsafePointer<UInt8>, from: Int, count n: Int) throws(JSONError) -> Int {
+        var i = from
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        return try skipNonString(b, from: i, count: n)
+    }
+
+    /// Whether `null` or `true` is at `i` (four bytes there).
+    @inline(__always)
+    static func isNullOrTrue(_ b: UnsafePointer<UInt8>, at i: Int) -> Bool {
+        let w = UInt32(littleEndian: UnsafeRawPointer(b).loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        return w == 0x6C6C_756E || w == 0x6575_7274
+    }
+
+    /// Skips the value at `i` (white space already skipped) as `skipValue`
+    /// does, with the same errors: scalars in line, containers (and every
+    /// byte that starts no value) through `skipContainer`.
+    @inline(__always)
+    static func skipNonString(_ b: UnsafePointer<UInt8>, from i: Int, count n: Int) throws(JSONError) -> Int {
+        guard i < n else { throw JSONError(offset: i, reason: .unexpectedEnd) }
+        let c = b[i]
+        if c &- 0x30 < 10 { return try skipNumber(b, from: i, count: n) }
+        if c == UInt8(ascii: "n") { return try skipLiteral(b, from: i, count: n, 0x6C6C_756E) }  // "null"
+        if c == UInt8(ascii: "t") { return try skipLiteral(b, from: i, count: n, 0x6575_7274) }  // "true"
+        if c == UInt8(ascii: "f") && i &+ 5 <= n && b[i &+ 4] == UInt8(ascii: "e") {
+            return try skipLiteral(b, from: i, count: n, 0x736C_6166) &+ 1  // "fals" + "e"
+        }
+        if c == UInt8(ascii: "\"") { return try skipString(b, from: i &+ 1, count: n) }
+        return try skipContainer(b, from: i, count: n)
     }
 
     // MARK: Iteration helpers
@@ -412,16 +548,21 @@ struct JSONScanner {
         while i < n && isSpace(b[i]) { i &+= 1 }
         if i < n && b[i] == UInt8(ascii: "}") { pos = i &+ 1; return }
         while true {
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            if !(i < n && b[i] == UInt8(ascii: "\"")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            }
             let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
             let key = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
             i = end &+ 1
-            while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            if !(i < n && b[i] == UInt8(ascii: ":")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            }
             pos = i &+ 1
             try body(&self, key)
             i = pos
+            if i < n && b[i] == UInt8(ascii: ",") { i &+= 1; continue }
             while i < n && isSpace(b[i]) { i &+= 1 }
             guard i < n else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
             if b[i] == UInt8(ascii: ",") { i &+= 1; continue }
@@ -475,13 +616,51 @@ struct JSONScanner {
         let n = name.utf8CodeUnitCount
         if span.escaped { return JSONText.decode(span, in: base).utf8.elementsEqual(UnsafeBufferPointer(start: name.utf8Start, count: n)) }
         guard span.end &- span.start == n else { return false }
-        return memcmp(base + span.start, name.utf8Start, n) == 0
+        return JSONScanner.sameBytes(base + span.start, name.utf8Start, n)
+    }
+
+    /// Whether the `n` bytes at `p` and `q` are equal: two overlapping word
+    /// loads each for the 4 to 16 bytes of almost every key, a call
+    /// to `memcmp` only beyond.
+    @inline(__always)
+    static func sameBytes(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let a = UnsafeRawPointer(p), c = UnsafeRawPointer(q)
+        if n >= 8 {
+            guard n <= 16 else { return memcmp(p, q, n) == 0 }
+            return a.loadUnaligned(as: UInt64.self) == c.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == c.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+        }
+        if n >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == c.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == c.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+        }
+        var k = 0
+        while k < n { if p[k] != q[k] { return false }; k &+= 1 }
+        return true
     }
 
     /// The bytes of a span, for callers that compare or hash them.
     @inline(__always)
     func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + span.start, count: span.end &- span.start)
+    }
+}
+
+/// A member name a scan looks for, compared by length first.
+struct MemberName {
+    let start: UnsafePointer<UInt8>
+    let length: Int
+
+    @inline(__always)
+    init(_ name: StaticString) {
+        start = name.utf8Start
+        length = name.utf8CodeUnitCount
+    }
+
+    /// Whether the `count` unescaped key bytes at `p` are this name.
+    @inline(__always)
+    func matches(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        count == length && JSONScanner.sameBytes(p, start, count)
     }
 }
 

@@ -14,7 +14,7 @@ enum TweetKey {
         if span.escaped { return slowClassify(span, s) }
         let p = s.base + span.start
         @inline(__always) func eq(_ name: StaticString) -> Bool {
-            memcmp(p, name.utf8Start, name.utf8CodeUnitCount) == 0
+            JSONScanner.sameBytes(p, name.utf8Start, name.utf8CodeUnitCount)
         }
         switch span.end - span.start {
         case 2: return eq("id") ? .id : .other

@@ -118,7 +118,9 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         tally.stats.tweetsWithEntities += record.tweets.count
         let chosen = entities ? extractor : textExtractor
         for tweet in record.tweets {
-            take(tweet, of: record, using: chosen, screen: entities ? screen : nil, fromText: entities ? textMode : true)
+            // Word terms are screened on JSON records only: a CSV row is extracted whatever its text, as before.
+            take(tweet, of: record, using: chosen, screen: entities && screen?.screensWords != true ? screen : nil,
+                 fromText: entities ? textMode : true)
         }
     }
 
