@@ -110,7 +110,7 @@ extension Aggregator {
             // rows keep it), and only a bucket's rows that occur sorted by count.
             func byMention(_ rows: [MentionCount]) -> [(row: MentionCount, id: Int32)] {
                 rows.map { (MentionCount(mention: $0.mention, count: 0), keys.existing($0.mention)!) }
-                    .sorted { $0.row.mention.utf8.lexicographicallyPrecedes($1.row.mention.utf8) }
+                    .sorted { $0.row.mention.precedesInUTF8($1.row.mention) }
             }
             let hashtags = byMention(chosen.hashtags), users = byMention(chosen.users)
             let zeroHashtags = hashtags.map(\.row), zeroUsers = users.map(\.row)

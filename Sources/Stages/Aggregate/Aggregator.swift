@@ -213,7 +213,7 @@ public struct MentionCount: Equatable, Sendable {
     /// Count, highest first; ties by mention in ascending order of UTF-8 bytes.
     static func reportOrder(_ a: MentionCount, _ b: MentionCount) -> Bool {
         if a.count != b.count { return a.count > b.count }
-        return a.mention.utf8.lexicographicallyPrecedes(b.mention.utf8)
+        return a.mention.precedesInUTF8(b.mention)
     }
 }
 

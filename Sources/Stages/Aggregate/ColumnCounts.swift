@@ -120,7 +120,7 @@ struct ColumnCounts {
                 let m = Int32(bitPattern: UInt32(pair >> 32)), s = Int32(bitPattern: UInt32(truncatingIfNeeded: pair))
                 guard let have = wanted[m] else { continue }
                 // Most frequent; ties by ascending UTF-8 bytes.
-                if n > have || (n == have && best[m].map({ spellings[Int(s)].utf8.lexicographicallyPrecedes(spellings[Int($0)].utf8) }) ?? true) {
+                if n > have || (n == have && best[m].map({ spellings[Int(s)].precedesInUTF8(spellings[Int($0)]) }) ?? true) {
                     wanted[m] = n
                     best[m] = s
                 }

@@ -67,7 +67,7 @@ public struct TermPairs: Equatable, Sendable {
             rank[b] = 0
         }
         var used = keys.indices.filter { rank[$0] == 0 }
-        used.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+        used.sort { keys[$0].precedesInUTF8(keys[$1]) }
         for (r, id) in used.enumerated() { rank[id] = Int32(r) }
         // Each row as (weight, source rank, target rank).
         var ranked = rows.map { row -> (weight: Int, s: Int32, t: Int32) in

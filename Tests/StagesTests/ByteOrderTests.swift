@@ -1,0 +1,29 @@
+import Foundation
+import XCTest
+@testable import Stages
+
+/// A report's ties are ordered by their mentions' UTF-8 bytes (SPEC §7):
+/// `precedesInUTF8` compares the stored bytes at once and must agree with
+/// comparing them one by one, for every kind of string Swift may hold.
+final class ByteOrderTests: XCTestCase {
+    func testAgreesWithByteByByteOrder() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["", "a", "b", "#", "@", "z", "ab", "é", "e\u{301}", "中", "😀", "\u{0}", "\u{7F}", "ÿ", "\u{FFFD}", "_", "A"]
+        var strings: [String] = pieces
+        for _ in 0..<3000 {
+            strings.append((0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        // Strings bridged from NSString, whose UTF-8 is not stored contiguously.
+        strings += strings.prefix(200).map { NSString(string: $0) as String }
+        for _ in 0..<20_000 {
+            let a = strings.randomElement(using: &rng)!, b = strings.randomElement(using: &rng)!
+            XCTAssertEqual(a.precedesInUTF8(b), Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)), "\(Array(a.utf8)) \(Array(b.utf8))")
+        }
+        // The cases that decide a tie by length, and bytes above 0x7F (memcmp compares them unsigned).
+        XCTAssertTrue("#ab".precedesInUTF8("#abc"))
+        XCTAssertFalse("#abc".precedesInUTF8("#ab"))
+        XCTAssertFalse("#ab".precedesInUTF8("#ab"))
+        XCTAssertTrue("#z".precedesInUTF8("#é"))
+        XCTAssertTrue("".precedesInUTF8("#"))
+    }
+}
