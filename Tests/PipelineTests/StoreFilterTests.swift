@@ -89,7 +89,7 @@ final class StoreFilterTests: XCTestCase {
 
             """)
         let check = try Database(path: store, create: false, busyTimeout: 0)
-        XCTAssertEqual(try check.integer("PRAGMA user_version"), 4)
+        XCTAssertEqual(try check.integer("PRAGMA user_version"), Schema.current)
         XCTAssertEqual(try check.integer("SELECT count(*) FROM tweet WHERE retweet IS NULL AND lang IS NULL"), 3)
         XCTAssertEqual(try check.integer("SELECT count(*) FROM spelling"), 0)
         check.close()
@@ -109,6 +109,63 @@ final class StoreFilterTests: XCTestCase {
         let mixed = try smashtag(["report", "#stanford", "--store", store, "--columns", "mention,display,count,retweets", "-q"])
         XCTAssertEqual(mixed.stdout, "mention,display,count,retweets\n#stanford,#Stanford,8,2\n#one,#one,2,1\n@alice,@Alice,3,1\n")
         XCTAssertEqual(try smashtag(["history", "--store", store, "--format", "json"]).stdout.components(separatedBy: "\"ingest\"").count, 3)
+    }
+
+    /// A version 4 store (links as rows, spellings as rows, one in
+    /// extra_spelling) migrates to links in their tweets' rows: every answer
+    /// is the one the hand-worked tweets of `Fixtures/store/v4.sql` give.
+    func testAVersion4StoreMigratesWithItsLinksAndSpellings() throws {
+        let store = path("v4.db")
+        let db = try Database(path: store, create: true, busyTimeout: 0)
+        try db.execute(try String(contentsOf: Smashtag.fixtures.appendingPathComponent("store/v4.sql"), encoding: .utf8))
+        db.close()
+        let plain = try smashtag(["report", "-t", "#old", "-t", "*", "--store", store, "-q", "--min-count", "1"])
+        XCTAssertEqual(plain.stdout, """
+            term,type,mention,count
+            #old,hashtag,#old,3
+            #old,hashtag,#café,1
+            #old,hashtag,#other,1
+            #old,user,@someone,2
+            *,hashtag,#old,3
+            *,hashtag,#café,1
+            *,hashtag,#other,1
+            *,user,@someone,3
+
+            """)
+        let check = try Database(path: store, create: false, busyTimeout: 0)
+        XCTAssertEqual(try check.integer("PRAGMA user_version"), Schema.current)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('tweet_mention', 'extra_spelling')"), 0)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM tweet"), 5)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM tweet WHERE links IS NULL"), 1)
+        XCTAssertEqual(try check.integer("SELECT count(*) FROM spelling"), 4)
+        check.close()
+        // #old: #Old twice (10, 12), #OLD (10's second spelling) and #old (11) once; @someone's tie goes to the smaller bytes.
+        let columns = try smashtag(["report", "#old", "--store", store, "--columns", "mention,display,count,originals,retweets,authors",
+                                    "-q", "--min-count", "1"])
+        XCTAssertEqual(columns.stdout, """
+            mention,display,count,originals,retweets,authors
+            #old,#Old,3,2,1,2
+            #café,#CAFÉ,1,0,1,1
+            #other,#other,1,0,1,1
+            @someone,@SomeOne,2,2,0,2
+
+            """)
+        let all = try smashtag(["report", "*", "--store", store, "--columns", "mention,display,count,authors", "-q", "--min-count", "1"])
+        XCTAssertEqual(all.stdout, "mention,display,count,authors\n#old,#Old,3,2\n#café,#CAFÉ,1,1\n#other,#other,1,1\n@someone,@SomeOne,3,2\n")
+        XCTAssertEqual(try smashtag(["report", "*", "--store", store, "--lang", "es", "--columns", "mention,count,retweets", "-q",
+                                     "--min-count", "1"]).stdout,
+                       "mention,count,retweets\n#café,1,1\n#old,1,1\n#other,1,1\n")
+        XCTAssertTrue(try smashtag(["report", "from:writer", "--store", store, "--format", "json", "-q"]).stdout
+            .hasPrefix(##"[{"term":"from:writer","tweets":3,"##))
+        XCTAssertEqual(try smashtag(["pairs", "#old", "--store", store, "--min-count", "1", "-q"]).stdout,
+                       "term,source,target,weight\n#old,#old,@someone,2\n#old,#café,#old,1\n#old,#café,#other,1\n#old,#old,#other,1\n")
+        let export = try smashtag(["export", "--store", store]).stdout
+        XCTAssertTrue(export.contains(##"{"id":"11","created_at":"2019-03-01T11:51:00.000Z","author":{"username":"writer"},"lang":"es","referenced_tweets":[{"type":"retweeted"}],"entities":{"hashtags":[{"tag":"café"},{"tag":"old"},{"tag":"other"}],"mentions":[]}}"##), export)
+        XCTAssertTrue(export.contains(##"{"id":"13","created_at":"2019-03-01T11:53:00.000Z","author":{"username":"writer"},"lang":"en"}"##), export)
+        // New tweets ingested into the upgraded store: their spellings beside the migrated ones.
+        try smashtag(["ingest", FilterTests.dir, "--store", store, "-q"])
+        let mixed = try smashtag(["report", "#stanford", "#old", "--store", store, "--columns", "mention,display,count", "-q"])
+        XCTAssertEqual(mixed.stdout, "mention,display,count\n#stanford,#Stanford,8\n#one,#one,2\n@alice,@Alice,3\n#old,#Old,3\n@someone,@SomeOne,2\n")
     }
 
     /// Kind and language survive a snapshot: export, import, the same reports

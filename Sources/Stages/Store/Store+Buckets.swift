@@ -3,8 +3,7 @@
 /// §12.1, as a dump read gives it), so tweets are bucketed at query time
 /// and the series is byte for byte the one a run over the same dumps gives.
 ///
-///     tweet          1:created_at,author[,text]  2:…  3:…   ─┐ merged on id
-///     tweet_mention  (1,#a) (1,@b) (2,#a) …                ─┘
+///     tweet          1:created_at,author[,text],[#a,@b]  2:…  3:…
 ///                                   ▼
 ///     per matching tweet of known time: the `Aggregator` with buckets
 ///
@@ -45,18 +44,14 @@ extension Store {
 
         let aggregator = Aggregator(terms: terms, buckets: buckets)
         var unknown = 0
-        let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
-        defer { links.done() }
-        try links.bind(1, Int64.min)
-        var cursor = try LinkCursor(links)
-        let tweets = try db.statement("SELECT id, created_at, author, \(withText ? "text" : "NULL"), retweet, lang FROM tweet WHERE id >= ?1")
+        let tweets = try db.statement("SELECT id, created_at, author, \(withText ? "text" : "NULL"), retweet, lang, links FROM tweet WHERE id >= ?1")
         defer { tweets.done() }
         try tweets.bind(1, Int64.min)
         var set: [Int64] = []
         var mentions: [String] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            try cursor.mentions(of: id, into: &set)
+            Links.mentions(tweets.blob(6), into: &set)
             guard let time = tweets.optionalInt64(1) else { unknown += 1; continue }
             if let since, time < since { continue }
             if let until, time >= until { continue }
