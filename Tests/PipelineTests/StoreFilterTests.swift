@@ -168,6 +168,28 @@ final class StoreFilterTests: XCTestCase {
         XCTAssertEqual(mixed.stdout, "mention,display,count\n#stanford,#Stanford,8\n#one,#one,2\n@alice,@Alice,3\n#old,#Old,3\n@someone,@SomeOne,2\n")
     }
 
+    /// Spellings that differ from their key by capitals of the fixed table
+    /// (ASCII, Latin-1, Greek, Cyrillic) are masks in the links, no
+    /// `spelling` row; any other spelling is a row. `display` is the same.
+    func testCapitalsAreMasksAndOtherSpellingsRows() throws {
+        let dump = path("spellings.jsonl"), store = path("s.db")
+        func tweet(_ id: Int, _ tags: [String]) -> String {
+            let hashtags = tags.map { "{\"text\":\"\($0)\"}" }.joined(separator: ",")
+            return "{\"id_str\":\"\(1233904783979446273 + id)\",\"created_at\":\"Sun Mar 01 00:00:0\(id) +0000 2020\",\"lang\":\"en\","
+                + "\"text\":\"x\",\"user\":{\"screen_name\":\"bob\"},\"entities\":{\"hashtags\":[\(hashtags)],\"user_mentions\":[]}}"
+        }
+        let lines = [tweet(1, ["Stanford", "Łódź", "МОСКВА"]), tweet(2, ["Stanford", "łódź"]), tweet(3, ["STANFORD", "Łódź", "ÉTÉ"])]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dump))
+        try smashtag(["ingest", dump, "--store", store, "-q"])
+        let check = try Database(path: store, create: false, busyTimeout: 0)
+        XCTAssertEqual(try check.statement("SELECT group_concat(text, ' ') FROM spelling").first { $0.text(0) } ?? nil, "#Łódź")
+        check.close()
+        let options = ["report", "*", "--columns", "mention,display,count", "--min-count", "1", "-q"]
+        let expected = "mention,display,count\n#stanford,#Stanford,3\n#łódź,#Łódź,3\n#été,#ÉTÉ,1\n#москва,#МОСКВА,1\n"
+        XCTAssertEqual(try smashtag(options + [dump]).stdout, expected)
+        XCTAssertEqual(try smashtag(options + ["--store", store]).stdout, expected)
+    }
+
     /// Kind and language survive a snapshot: export, import, the same reports
     /// (spellings do not: a snapshot writes keys, so `display` is left out here).
     func testExportImportKeepsKindAndLanguage() throws {
