@@ -190,6 +190,39 @@ final class StoreFilterTests: XCTestCase {
         XCTAssertEqual(try smashtag(options + ["--store", store]).stdout, expected)
     }
 
+    /// A tweet's time is kept as its difference from its snowflake id's
+    /// (0, no byte, when `created_at` is the id's second); `created_at` adds
+    /// them up again, for old ids, unsigned ids past 2^63, times that differ
+    /// from their id's and tweets without one. The filters by time agree with
+    /// the dump's.
+    func testTimesAreKeptAsTheirDifferenceFromTheSnowflake() throws {
+        let dump = path("times.jsonl"), store = path("s.db")
+        func tweet(_ id: UInt64, _ createdAt: String?) -> String {
+            "{\"id_str\":\"\(id)\"," + (createdAt.map { "\"created_at\":\"\($0)\"," } ?? "")
+                + "\"text\":\"x\",\"user\":{\"screen_name\":\"bob\"},\"entities\":{\"hashtags\":[{\"text\":\"t\"}],\"user_mentions\":[]}}"
+        }
+        let lines = [
+            tweet(1233904783979446273, "Sun Mar 01 00:00:00 +0000 2020"),   // the id's own second
+            tweet(1233904783979446274, "Sun Mar 01 01:00:00 +0000 2020"),   // an hour after its id's
+            tweet(1233904783979446275, nil),                                 // the id's time
+            tweet(12345, "Sun Mar 01 02:00:00 +0000 2020"),                  // before the snowflakes
+            tweet(12346, nil),                                               // unknown
+            tweet(18446744073709551000, "Sun Mar 01 03:00:00 +0000 2020"),  // past 2^63
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: dump))
+        try smashtag(["ingest", dump, "--store", store, "-q"])
+        let check = try Database(path: store, create: false, busyTimeout: 0)
+        let rows = try check.statement("SELECT group_concat(coalesce(created_at, 'null') || ':' || coalesce(created_delta, 'null'), ' ') FROM (SELECT * FROM tweet ORDER BY id)")
+            .first { $0.text(0) } ?? nil
+        check.close()
+        // By id as stored (signed: the id past 2^63 first); its snowflake second is 5686881485.
+        XCTAssertEqual(rows, "1583031600:-4103849885 1583028000:1583028000 null:null 1583020800:0 1583024400:3600 1583020800:0")
+        for window in [["--since", "2020-03-01T00:30:00Z"], ["--until", "2020-03-01T01:00:00Z"], ["--since", "2020-03-01T02:00:00Z", "--until", "2020-03-01T03:00:01Z"]] {
+            let options = ["report", "*", "--format", "json", "-q"] + window
+            XCTAssertEqual(try smashtag(options + ["--store", store]).stdout, try smashtag(options + [dump]).stdout, "\(window)")
+        }
+    }
+
     /// Kind and language survive a snapshot: export, import, the same reports
     /// (spellings do not: a snapshot writes keys, so `display` is left out here).
     func testExportImportKeepsKindAndLanguage() throws {

@@ -199,11 +199,11 @@ final class IngestWriter {
             Links.encode(links[...], into: &blobs)
             blobEnds.append(blobs.count)
         }
-        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text", "lang", "retweet", "links"],
+        try db.insert(into: "tweet", columns: ["id", "created_delta", "author", "text", "lang", "retweet", "links"],
                       count: fresh.count) { (s, row, p) throws(StoreError) in
             let i = fresh[row]
             try s.bind(p, ids[i])
-            try s.bind(p + 1, createdAt[i])
+            try s.bind(p + 1, Schema.createdDelta(id: ids[i], time: createdAt[i]))
             try s.bind(p + 2, authors[i])
             try s.bind(p + 3, keepText ? texts[i] : nil)
             try s.bind(p + 4, langs[i])

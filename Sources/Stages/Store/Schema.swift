@@ -27,6 +27,10 @@
 /// the one place that makes links, from mention ids it has just read or
 /// written; a prune deletes a mention only once no blob holds it.
 ///
+/// A tweet's creation time is stored as its difference from the time in its
+/// snowflake id (`created_delta`, v5: 0 and no byte for nearly every tweet);
+/// `created_at` is a virtual column, so queries read the time itself.
+///
 /// Tweets are keyed by their id (the unsigned 64-bit id stored as the signed
 /// integer with the same bits), so the primary key is the dedup of SPEC §6.
 /// Mention keys are signed and normalised (`#swift`, `@nasa`); an author is
@@ -152,19 +156,24 @@ enum Schema {
         // `spelling` row; this upgrade keeps the rows it has. With no link row
         // referring to a tweet, tweets are a rowid table again (appended in id
         // order, its pages are filled whole; v3's reason for WITHOUT ROWID was
-        // the links' foreign key). The same tweets, links and spellings.
+        // the links' foreign key). A tweet's creation time is kept as its
+        // difference from the time in its snowflake id (`created_delta`: 0, no
+        // byte, for every tweet whose `created_at` is its id's second, 4 bytes
+        // otherwise); `created_at` is a virtual column that adds them up again.
+        // The same tweets, times, links and spellings.
         """
         CREATE TABLE tweet_v5 (
             id INTEGER PRIMARY KEY,
-            created_at INTEGER,
+            created_delta INTEGER,
             author INTEGER REFERENCES mention(id),
             text TEXT,
             lang TEXT,
             retweet INTEGER,
-            links BLOB
+            links BLOB,
+            created_at INTEGER GENERATED ALWAYS AS (\(createdAt)) VIRTUAL
         );
-        INSERT INTO tweet_v5(id, created_at, author, text, lang, retweet, links)
-            SELECT t.id, t.created_at, t.author, t.text, t.lang, t.retweet,
+        INSERT INTO tweet_v5(id, created_delta, author, text, lang, retweet, links)
+            SELECT t.id, t.created_at - \(snowflakeSeconds("t.id")), t.author, t.text, t.lang, t.retweet,
                 (SELECT link_blob(l.mention, l.spelling, l.extra) FROM (
                     SELECT mention, spelling, 0 AS extra FROM tweet_mention WHERE tweet = t.id
                     UNION ALL SELECT mention, spelling, 1 FROM extra_spelling WHERE tweet = t.id) l)
@@ -175,6 +184,21 @@ enum Schema {
         ALTER TABLE tweet_v5 RENAME TO tweet;
         """,
     ]
+
+    /// SQL for the seconds of the snowflake time of tweet id `id` (as
+    /// `CreatedAt.fromSnowflake`, on the id stored as a signed integer), 0
+    /// for an id before the first snowflake.
+    static func snowflakeSeconds(_ id: String) -> String {
+        "(CASE WHEN \(id) >= \(CreatedAt.firstSnowflake) OR \(id) < 0 THEN (((\(id) >> 22) & 4398046511103) + 1288834974657) / 1000 ELSE 0 END)"
+    }
+
+    /// `tweet.created_at` of schema v5: `created_delta` plus the snowflake time.
+    static var createdAt: String { "created_delta + \(snowflakeSeconds("id"))" }
+
+    /// The `created_delta` of a tweet created at `time` (nil: unknown).
+    static func createdDelta(id: Int64, time: Int64?) -> Int64? {
+        time.map { $0 &- (CreatedAt.fromSnowflake(UInt64(bitPattern: id)) ?? 0) }
+    }
 
     /// Whether the store is older than this smashtag (an empty new file is too).
     static func needsMigration(_ db: Database) throws(StoreError) -> Bool {
