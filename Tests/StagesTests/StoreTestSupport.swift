@@ -68,6 +68,28 @@ extension Store {
     func count(_ table: String) throws -> Int {
         Int(try db.integer("SELECT count(*) FROM \(table)") ?? 0)
     }
+
+    /// The mention links of the stored tweets (in their rows' blobs, schema v5),
+    /// those of tweet `id` only when given.
+    func links(of id: Int64? = nil) throws -> [(tweet: Int64, mention: Int64)] {
+        let s = try db.statement("SELECT id, links FROM tweet WHERE links IS NOT NULL" + (id == nil ? "" : " AND id = ?1"))
+        if let id { try s.bind(1, id) }
+        defer { s.done() }
+        var out: [(tweet: Int64, mention: Int64)] = []
+        while try s.step() {
+            let tweet = s.int64(0)
+            if let blob = s.blob(1) { Links.mentions(blob) { out.append((tweet, $0)) } }
+        }
+        return out
+    }
+
+    /// Links to a mention the store does not have (none, ever).
+    func danglingLinks() throws -> Int {
+        var known = Set<Int64>()
+        let s = try db.statement("SELECT id FROM mention")
+        while try s.step() { known.insert(s.int64(0)) }
+        return try links().filter { !known.contains($0.mention) }.count
+    }
 }
 
 /// Fails unless two lists of reports are the same, naming the first term that differs.

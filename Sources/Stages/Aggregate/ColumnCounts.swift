@@ -6,8 +6,8 @@
 /// Mentions, authors and spellings are the aggregator's global ids.
 ///
 /// - Complexity: memory O(distinct (mention, author) pairs + distinct
-///   (mention, spelling) pairs) per term: a `Set<UInt64>` entry each, about
-///   16 bytes at its load factor, so `'*'` with `authors` over millions of
+///   (mention, spelling) pairs) per term: a `PairCounts` slot each, 12 to
+///   24 bytes at its load factor, so `'*'` with `authors` over millions of
 ///   tweets stays within tens of megabytes.
 struct ColumnCounts {
     private var termRetweets: [Int]
@@ -17,10 +17,10 @@ struct ColumnCounts {
     private var termAuthors: [Set<Int32>]
     private var termAuthorCounts: [Int]
     private var retweets: [DenseCounts]
-    private var authorPairs: [Set<UInt64>]
+    private var authorPairs: [PairCounts]
     private var authors: [DenseCounts]
     /// (mention << 32 | spelling) → tweets writing it so.
-    private var spellingCounts: [[UInt64: Int]]
+    private var spellingCounts: [PairCounts]
     /// Display spellings counted elsewhere (the counts format).
     private var displays: [[Int32: String]]
     private var spellings: [String] = []
@@ -33,9 +33,9 @@ struct ColumnCounts {
         termAuthors = Array(repeating: [], count: terms)
         termAuthorCounts = Array(repeating: 0, count: terms)
         retweets = Array(repeating: DenseCounts(), count: terms)
-        authorPairs = Array(repeating: [], count: terms)
+        authorPairs = Array(repeating: PairCounts(), count: terms)
         authors = Array(repeating: DenseCounts(), count: terms)
-        spellingCounts = Array(repeating: [:], count: terms)
+        spellingCounts = Array(repeating: PairCounts(), count: terms)
         displays = Array(repeating: [:], count: terms)
     }
 
@@ -47,9 +47,9 @@ struct ColumnCounts {
         termAuthors.append([])
         termAuthorCounts.append(0)
         retweets.append(DenseCounts())
-        authorPairs.append([])
+        authorPairs.append(PairCounts())
         authors.append(DenseCounts())
-        spellingCounts.append([:])
+        spellingCounts.append(PairCounts())
         displays.append([:])
     }
 
@@ -85,14 +85,14 @@ struct ColumnCounts {
     mutating func addMention(_ m: Int32, term t: Int, retweet: Bool, author: Int32?, unknownKind: Bool) {
         if unknownKind { unknown[t].add(1, at: m) }
         if retweet { retweets[t].add(1, at: m) }
-        if let author, authorPairs[t].insert(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: author))).inserted {
+        if let author, authorPairs[t].add(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: author))) {
             authors[t].add(1, at: m)
         }
     }
 
     @inline(__always)
     mutating func addSpelling(_ s: Int32, of m: Int32, term t: Int) {
-        spellingCounts[t][UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: s)), default: 0] += 1
+        spellingCounts[t].add(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: s)))
     }
 
     /// Counts made elsewhere, added as they are.
@@ -108,37 +108,59 @@ struct ColumnCounts {
     }
 
     /// Fills the columns of report `r` of term `t` (its rows already chosen).
+    ///
+    /// Each row's mention id is looked up once (`id` hashes its key); the
+    /// best spelling so far is kept per row, found from a spelling's mention
+    /// through an array by mention id (a dictionary when the ids are far
+    /// more than the rows).
     func fill(_ r: inout TermReport, term t: Int, facts: ReportColumns.Facts, id: (String) -> Int32) {
         r.retweets = termRetweets[t]
         r.originals = r.tweets - r.retweets - termUnknown[t]
         r.authors = termAuthorCounts[t]
-        var wanted: [Int32: Int] = [:]  // mention → its best spelling's count
-        var best: [Int32: Int32] = [:]
-        if facts.spellings {
-            for row in r.hashtags + r.users { wanted[id(row.mention)] = 0 }
-            for (pair, n) in spellingCounts[t] {
+        let ids = (r.hashtags + r.users).map { id($0.mention) }
+        // Per row: its best spelling so far (-1: none) and that spelling's count.
+        var best = [Int32](repeating: -1, count: ids.count)
+        var bestCount = [Int](repeating: 0, count: ids.count)
+        if facts.spellings, let highest = ids.max() {
+            var dense: [Int32] = [], sparse: [Int32: Int32] = [:]
+            let isDense = Int(highest) < 16 * ids.count + 65_536
+            if isDense {
+                dense = Array(repeating: -1, count: Int(highest) + 1)
+                for (k, m) in ids.enumerated() { dense[Int(m)] = Int32(k) }
+            } else {
+                for (k, m) in ids.enumerated() { sparse[m] = Int32(k) }
+            }
+            spellingCounts[t].forEach { pair, n in
                 let m = Int32(bitPattern: UInt32(pair >> 32)), s = Int32(bitPattern: UInt32(truncatingIfNeeded: pair))
-                guard let have = wanted[m] else { continue }
+                let k: Int
+                if isDense {
+                    guard Int(m) < dense.count, dense[Int(m)] >= 0 else { return }
+                    k = Int(dense[Int(m)])
+                } else {
+                    guard let row = sparse[m] else { return }
+                    k = Int(row)
+                }
                 // Most frequent; ties by ascending UTF-8 bytes.
-                if n > have || (n == have && best[m].map({ spellings[Int(s)].precedesInUTF8(spellings[Int($0)]) }) ?? true) {
-                    wanted[m] = n
-                    best[m] = s
+                if n > bestCount[k] || (n == bestCount[k] && best[k] >= 0 && spellings[Int(s)].precedesInUTF8(spellings[Int(best[k])])) {
+                    bestCount[k] = n
+                    best[k] = s
                 }
             }
         }
-        func columns(_ rows: [MentionCount]) -> [RowColumns] {
-            rows.map { row in
-                let m = id(row.mention)
+        let noDisplays = displays[t].isEmpty
+        func columns(_ rows: [MentionCount], from start: Int) -> [RowColumns] {
+            rows.indices.map { j in
+                let k = start + j, m = ids[k]
                 var c = RowColumns()
                 c.retweets = retweets[t][m]
-                c.originals = row.count - c.retweets - unknown[t][m]
+                c.originals = rows[j].count - c.retweets - unknown[t][m]
                 c.authors = authors[t][m]
-                c.display = best[m].map { spellings[Int($0)] } ?? displays[t][m]
+                c.display = best[k] >= 0 ? spellings[Int(best[k])] : noDisplays ? nil : displays[t][m]
                 return c
             }
         }
-        r.hashtagColumns = columns(r.hashtags)
-        r.userColumns = columns(r.users)
+        r.hashtagColumns = columns(r.hashtags, from: 0)
+        r.userColumns = columns(r.users, from: r.hashtags.count)
     }
 }
 
@@ -156,4 +178,60 @@ struct DenseCounts {
     }
 
     subscript(_ m: Int32) -> Int { Int(m) < counts.count ? counts[Int(m)] : 0 }
+}
+
+/// Counts by a 64-bit key (a pair of 32-bit ids; never `UInt64.max`): an
+/// open-addressing table with linear probing and a multiplicative hash, for
+/// the per-mention adds of a report with columns (`Set`/`Dictionary` hash
+/// each key with SipHash: most of those adds' instructions).
+struct PairCounts {
+    private var keys: [UInt64] = Array(repeating: PairCounts.empty, count: 16)
+    private var values: [Int32] = Array(repeating: 0, count: 16)
+    private var shift: UInt64 = 60
+    private(set) var count = 0
+
+    private static let empty = UInt64.max
+
+    /// Adds one to `key`'s count.
+    ///
+    /// - Returns: whether `key` is new.
+    @inline(__always)
+    @discardableResult
+    mutating func add(_ key: UInt64) -> Bool {
+        let mask = keys.count - 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while true {
+            let k = keys[i]
+            if k == key {
+                values[i] += 1
+                return false
+            }
+            if k == PairCounts.empty { break }
+            i = (i + 1) & mask
+        }
+        keys[i] = key
+        values[i] = 1
+        count += 1
+        if count * 4 > keys.count * 3 { grow() }
+        return true
+    }
+
+    /// Every key with its count, in no particular order.
+    func forEach(_ body: (UInt64, Int) -> Void) {
+        for i in keys.indices where keys[i] != PairCounts.empty { body(keys[i], Int(values[i])) }
+    }
+
+    private mutating func grow() {
+        let (oldKeys, oldValues) = (keys, values)
+        keys = Array(repeating: PairCounts.empty, count: oldKeys.count * 2)
+        values = Array(repeating: 0, count: oldKeys.count * 2)
+        shift -= 1
+        let mask = keys.count - 1
+        for j in oldKeys.indices where oldKeys[j] != PairCounts.empty {
+            var i = Int(truncatingIfNeeded: (oldKeys[j] &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while keys[i] != PairCounts.empty { i = (i + 1) & mask }
+            keys[i] = oldKeys[j]
+            values[i] = oldValues[j]
+        }
+    }
 }

@@ -127,13 +127,28 @@ public final class MentionTable {
     func spelling(ofEntry e: Int) -> String? {
         if spellings.count <= e { spellings += Array(repeating: .unknown, count: entryHash.count - spellings.count) }
         if case .known(let s) = spellings[e] { return s }
-        let raw = arena[(entryStart[e] + 1)..<(entryStart[e] + entryLength[e])]
+        let (start, end) = (entryStart[e] + 1, entryStart[e] + entryLength[e])
         let kind: MentionKind = arena[entryStart[e]] == MentionKind.hashtag.rawValue ? .hashtag : .user
-        var text = entryEscaped[e] ? raw.withUnsafeBufferPointer { String(decoding: JSONText.unescape($0), as: UTF8.self) }
-            : String(decoding: raw, as: UTF8.self)
-        if text.utf8.contains(where: { $0 >= 0x80 }) { text = text.precomposedStringWithCanonicalMapping }
-        let spelling = kind.sign + text
-        let s: String? = entryID[e] >= 0 && spelling == keys[Int(entryID[e])] ? nil : spelling
+        let id = entryID[e]
+        let escaped = entryEscaped[e]
+        let s: String? = arena.withUnsafeBufferPointer { a in
+            let raw = UnsafeBufferPointer(rebasing: a[start..<end])
+            if !escaped && !raw.contains(where: { $0 >= 0x80 }) {
+                // ASCII as written (the common case): the key itself when its bytes follow the sign, no string made.
+                if id >= 0 {
+                    let key = keys[Int(id)].utf8
+                    let same = key.withContiguousStorageIfAvailable { k in
+                        k.count == raw.count + 1 && (raw.isEmpty || memcmp(k.baseAddress! + 1, raw.baseAddress!, raw.count) == 0)
+                    } ?? (key.count == raw.count + 1 && key.dropFirst().elementsEqual(raw))
+                    if same { return nil }
+                }
+                return kind.sign + String(decoding: raw, as: UTF8.self)
+            }
+            var text = escaped ? String(decoding: JSONText.unescape(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
+            if text.utf8.contains(where: { $0 >= 0x80 }) { text = text.precomposedStringWithCanonicalMapping }
+            let spelling = kind.sign + text
+            return id >= 0 && spelling == keys[Int(id)] ? nil : spelling
+        }
         spellings[e] = .known(s)
         return s
     }

@@ -177,22 +177,49 @@ public enum ReportWriter {
         }
     }
 
-    /// CSV with the picked columns, header first.
+    /// CSV with the picked columns, header first: bytes appended field by
+    /// field, no string per field or row (a `'*'` report has tens of
+    /// thousands of rows).
     static func csv(_ reports: [TermReport], _ columns: ReportColumns) -> String {
-        var out = columns.description + "\n"
+        var bytes: [UInt8] = Array((columns.description + "\n").utf8)
+        let list = columns.list
         for r in reports {
+            let term = Array(csvField(r.term.description).utf8)
             for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
                 for (k, row) in rows.enumerated() {
                     let m = k < more.count ? more[k] : RowColumns()
-                    for (n, c) in columns.list.enumerated() {
-                        if n > 0 { out += "," }
-                        out += field(c, r, type, row, m)
+                    for (n, c) in list.enumerated() {
+                        if n > 0 { bytes.append(0x2C) }
+                        switch c {
+                        case .term: bytes.append(contentsOf: term)
+                        case .type: bytes.append(contentsOf: type.utf8)
+                        case .mention: appendCSVField(row.mention, to: &bytes)
+                        case .display: appendCSVField(m.display ?? "", to: &bytes)
+                        case .count: appendInteger(row.count, to: &bytes)
+                        case .originals: appendInteger(m.originals, to: &bytes)
+                        case .retweets: appendInteger(m.retweets, to: &bytes)
+                        case .authors: appendInteger(m.authors, to: &bytes)
+                        }
                     }
-                    out += "\n"
+                    bytes.append(0x0A)
                 }
             }
         }
-        return out
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `csvField(s)`'s bytes, appended.
+    static func appendCSVField(_ s: String, to bytes: inout [UInt8]) {
+        if s.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+            bytes.append(contentsOf: csvField(s).utf8)
+        } else {
+            bytes.append(contentsOf: s.utf8)
+        }
+    }
+
+    /// The decimal digits of `n` as `String(n)` writes them, appended.
+    static func appendInteger(_ n: Int, to bytes: inout [UInt8]) {
+        if n < 0 { bytes.append(contentsOf: String(n).utf8) } else { appendDecimal(n, to: &bytes) }
     }
 
     /// A term's object with the picked columns: `tweets` and, when picked,

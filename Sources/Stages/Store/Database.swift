@@ -26,8 +26,10 @@ final class Database {
     let path: String
     private(set) var handle: OpaquePointer?
     private var statements: [String: Statement] = [:]
-    /// Where `each_pair` hands its rows (see `eachPair`).
+    /// Where `each_pair` and `each_link` hand their rows (see `eachPair`).
     private let pairs = PairSink()
+    /// The rows `link_blob` gathers (see `linkBlobFunction`).
+    private let blobs = LinkBlobBuilder()
 
     /// Opens (or creates) the database at `path`.
     ///
@@ -59,6 +61,14 @@ final class Database {
         try check(sqlite3_create_function_v2(handle, Database.eachPairFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                              Unmanaged.passUnretained(pairs).toOpaque(), nil,
                                              eachPairStep, eachPairFinal, nil),
+                  "open the store")
+        try check(sqlite3_create_function_v2(handle, Database.eachLinkFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                             Unmanaged.passUnretained(pairs).toOpaque(), nil,
+                                             eachLinkStep, eachPairFinal, nil),
+                  "open the store")
+        try check(sqlite3_create_function_v2(handle, Database.linkBlobFunction, 3, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                             Unmanaged.passUnretained(blobs).toOpaque(), nil,
+                                             linkBlobStep, linkBlobFinal, nil),
                   "open the store")
     }
 
@@ -229,7 +239,7 @@ final class Database {
 
     /// Calls `receive(context, a, b)` with the two integers of every row
     /// `sql` aggregates with `each_pair(a, b)`, in the order SQLite visits
-    /// them, as in `SELECT each_pair(tweet, mention) FROM tweet_mention WHERE tweet >= ?1`.
+    /// them, as in `SELECT each_pair(a, b) FROM t` (the links of tweets go through `each_link`).
     ///
     /// The rows never leave SQLite's loop: no `sqlite3_step` and no column
     /// calls per row. `receive` must not use this connection.
@@ -242,6 +252,19 @@ final class Database {
         defer { pairs.receive = nil; pairs.context = nil }
         try s.run(action: "read the store")
     }
+
+    /// The aggregate SQL function that hands the mentions of each row's
+    /// links blob (`Links`) to the running `eachPair`, one call per mention,
+    /// as in `SELECT each_link(id, links) FROM tweet WHERE id >= ?1`; a row
+    /// without links hands none.
+    static let eachLinkFunction = "each_link"
+
+    /// The aggregate SQL function `link_blob(mention, spelling, extra)` that
+    /// makes a tweet's links blob (`Links`) from its rows of schema v4 (a
+    /// `spelling` id or NULL for the key; `extra` 1 for a row of
+    /// `extra_spelling`), in any order; NULL for no row. Used by the upgrade
+    /// to version 5, one tweet at a time.
+    static let linkBlobFunction = "link_blob"
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -263,6 +286,41 @@ private func eachPairStep(_ context: OpaquePointer?, _ count: Int32, _ values: U
     Unmanaged<PairSink>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { sink in
         guard let values, let receive = sink.receive, let target = sink.context else { return }
         receive(target, sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]))
+    }
+}
+
+/// `each_link(tweet, links)`: hands each mention of a row's links to the running `eachPair`.
+private func eachLinkStep(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+    Unmanaged<PairSink>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { sink in
+        guard let values, let receive = sink.receive, let target = sink.context,
+              let blob = sqlite3_value_blob(values[1]) else { return }
+        let tweet = sqlite3_value_int64(values[0])
+        Links.mentions(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(values[1])))) { receive(target, tweet, $0) }
+    }
+}
+
+/// The rows of the `link_blob` being computed (one at a time: the upgrade's
+/// correlated subquery finishes each tweet's before the next starts).
+private final class LinkBlobBuilder {
+    var rows: [(mention: Int64, extra: Bool, order: Int, spelling: Links.Spelling)] = []
+    var bytes: [UInt8] = []
+}
+
+private func linkBlobStep(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
+    Unmanaged<LinkBlobBuilder>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { b in
+        guard let values else { return }
+        let spelling: Links.Spelling = sqlite3_value_type(values[1]) == SQLITE_NULL ? .key : .stored(sqlite3_value_int64(values[1]))
+        b.rows.append((sqlite3_value_int64(values[0]), sqlite3_value_int64(values[2]) != 0, b.rows.count, spelling))
+    }
+}
+
+private func linkBlobFinal(_ context: OpaquePointer?) {
+    Unmanaged<LinkBlobBuilder>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { b in
+        defer { b.rows.removeAll(keepingCapacity: true); b.bytes.removeAll(keepingCapacity: true) }
+        guard !b.rows.isEmpty else { return sqlite3_result_null(context) }
+        b.rows.sort { ($0.mention, $0.extra ? 1 : 0, $0.order) < ($1.mention, $1.extra ? 1 : 0, $1.order) }
+        Links.encode(ArraySlice(b.rows.map { (mention: $0.mention, spelling: $0.spelling) }), into: &b.bytes)
+        b.bytes.withUnsafeBytes { p in sqlite3_result_blob(context, p.baseAddress, Int32(p.count), csqlite_transient()) }
     }
 }
 
@@ -318,6 +376,13 @@ final class Statement {
         try database.check(rc, "bind a value")
     }
 
+    /// Binds bytes as a blob (none: NULL); SQLite copies them.
+    func bind(_ index: Int32, blob: ArraySlice<UInt8>) throws(StoreError) {
+        guard !blob.isEmpty else { return try bindNull(index) }
+        let rc = blob.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+        try database.check(rc, "bind a value")
+    }
+
     func bindNull(_ index: Int32) throws(StoreError) {
         try database.check(sqlite3_bind_null(handle, index), "bind a value")
     }
@@ -359,6 +424,12 @@ final class Statement {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
         let n = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// A blob column's bytes, valid until the next step (no copy); nil for NULL.
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer? {
+        guard let p = sqlite3_column_blob(handle, column) else { return nil }
+        return UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The text of a column as bytes valid until the next step (no copy).

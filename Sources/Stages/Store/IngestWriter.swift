@@ -25,16 +25,16 @@ final class IngestWriter {
     private var texts: [String?] = []
     private var retweets: [Bool] = []
     private var langs: [String?] = []
-    /// Per tweet (ends in `spellingEnds`): (mention id, spelling id or nil when written as the key).
+    /// Per tweet (ends in `spellingEnds`): (mention id, how the tweet writes it).
     private var spellingEnds: [Int] = []
-    private var spellings: [(mention: Int64, spelling: Int64?)] = []
+    private var spellings: [(mention: Int64, spelling: Links.Spelling)] = []
     private var finishedFiles: [(state: FileState, path: String)] = []
     private var inTransaction = false
 
     /// Mention ids of the store by key, as far as this run has met them.
     private var mentionIDs: [String: Int64] = [:]
-    /// Spelling ids of the store by text, likewise.
-    private var spellingIDs: [String: Int64] = [:]
+    /// How a spelling is stored (`Links.Spelling`), by its text, as far as this run has met it.
+    private var spellingCodes: [String: Links.Spelling] = [:]
     /// Whether the store held mentions before this run added any (nil: not asked yet).
     private var heldMentions: Bool?
     /// The same for spellings.
@@ -76,8 +76,10 @@ final class IngestWriter {
             retweets.append(chunk.retweets[i])
             langs.append(chunk.langs[i])
             for j in chunk.spellings(of: i) {
-                let text = chunk.spellingTexts[j]
-                spellings.append((global[Int(chunk.spellingMentions[j])], try text.map(spellingID)))
+                let m = Int(chunk.spellingMentions[j])
+                let code: Links.Spelling
+                if let text = chunk.spellingTexts[j] { code = try spelling(text, key: chunk.keys[m]) } else { code = .key }
+                spellings.append((global[m], code))
             }
             spellingEnds.append(spellings.count)
         }
@@ -172,54 +174,45 @@ final class IngestWriter {
             fresh.sort { ids[$0] < ids[$1] }
         }
 
-        try db.insert(into: "tweet", columns: ["id", "created_at", "author", "text", "lang", "retweet"],
-                      count: fresh.count) { (s, row, p) throws(StoreError) in
-            let i = fresh[row]
-            try s.bind(p, ids[i])
-            try s.bind(p + 1, createdAt[i])
-            try s.bind(p + 2, authors[i])
-            try s.bind(p + 3, keepText ? texts[i] : nil)
-            try s.bind(p + 4, langs[i])
-            try s.bind(p + 5, Int64(retweets[i] ? 1 : 0))
-        }
-        // A link holds its tweet's first spelling of the mention (nil: written as the key);
-        // a second or third spelling of it in one tweet (rare) goes to extra_spelling.
-        var links: [(tweet: Int64, mention: Int64, spelling: Int64?)] = []
-        var extras: [(tweet: Int64, mention: Int64, spelling: Int64)] = []
-        links.reserveCapacity(mentions.count)
+        // A tweet's links, one blob in its row (`Links`): its mentions sorted,
+        // each with its first spelling in the tweet, then (rare) its others.
+        var links: [(mention: Int64, spelling: Links.Spelling)] = []
+        var blobs: [UInt8] = []
+        var blobEnds: [Int] = []
+        blobs.reserveCapacity(mentions.count * 3)
+        blobEnds.reserveCapacity(fresh.count)
         for i in fresh {
-            // A tweet's few mentions, sorted in place (no array per tweet).
-            let start = links.count
+            links.removeAll(keepingCapacity: true)
             let written = spellingsOf(i)
             for m in mentionsOf(i) {
-                var first: Int64?? = nil
+                var none = true
                 for w in written where w.mention == m {
-                    if first == nil { first = .some(w.spelling) } else {
-                        let spelling: Int64
-                        if let known = w.spelling { spelling = known } else { spelling = try spellingID(keyOf(m)) }
-                        extras.append((ids[i], m, spelling))
-                    }
+                    links.append((m, w.spelling))
+                    none = false
                 }
-                var k = links.count
-                links.append((ids[i], m, first ?? nil))
-                while k > start && links[k - 1].mention > m {
+                if none { links.append((m, .key)) }
+            }
+            // Sorted in place by mention, stably (a tweet's few mentions, no array per tweet).
+            for j in links.indices.dropFirst() {
+                var k = j
+                while k > 0 && links[k - 1].mention > links[k].mention {
                     links.swapAt(k - 1, k)
                     k -= 1
                 }
             }
+            Links.encode(links[...], into: &blobs)
+            blobEnds.append(blobs.count)
         }
-        try db.insert(into: "tweet_mention", columns: ["tweet", "mention", "spelling"], count: links.count) { (s, row, p) throws(StoreError) in
-            try s.bind(p, links[row].tweet)
-            try s.bind(p + 1, links[row].mention)
-            try s.bind(p + 2, links[row].spelling)
-        }
-        if !extras.isEmpty {
-            // The first spelling of such a mention is in its link; an extra row says the link's is not the only one.
-            try db.insert(into: "extra_spelling", columns: ["tweet", "mention", "spelling"], count: extras.count) { (s, row, p) throws(StoreError) in
-                try s.bind(p, extras[row].tweet)
-                try s.bind(p + 1, extras[row].mention)
-                try s.bind(p + 2, extras[row].spelling)
-            }
+        try db.insert(into: "tweet", columns: ["id", "created_delta", "author", "text", "lang", "retweet", "links"],
+                      count: fresh.count) { (s, row, p) throws(StoreError) in
+            let i = fresh[row]
+            try s.bind(p, ids[i])
+            try s.bind(p + 1, Schema.createdDelta(id: ids[i], time: createdAt[i]))
+            try s.bind(p + 2, authors[i])
+            try s.bind(p + 3, keepText ? texts[i] : nil)
+            try s.bind(p + 4, langs[i])
+            try s.bind(p + 5, Int64(retweets[i] ? 1 : 0))
+            try s.bind(p + 6, blob: blobs[(row == 0 ? 0 : blobEnds[row - 1])..<blobEnds[row]])
         }
         if !tracked.isEmpty { try keepCounts(fresh) }
         let insertSource = try db.statement("""
@@ -249,36 +242,36 @@ final class IngestWriter {
         mentions[(i == 0 ? 0 : mentionEnds[i - 1])..<mentionEnds[i]]
     }
 
-    private func spellingsOf(_ i: Int) -> ArraySlice<(mention: Int64, spelling: Int64?)> {
+    private func spellingsOf(_ i: Int) -> ArraySlice<(mention: Int64, spelling: Links.Spelling)> {
         spellings[(i == 0 ? 0 : spellingEnds[i - 1])..<spellingEnds[i]]
     }
 
-    /// The key of a mention id this run has met.
-    private func keyOf(_ id: Int64) -> String {
-        mentionIDs.first { $0.value == id }!.key
-    }
-
-    /// The store's id of a spelling (`#Stanford`), adding it when new.
-    private func spellingID(_ text: String) throws(StoreError) -> Int64 {
-        if let id = spellingIDs[text] { return id }
+    /// How the store keeps a spelling (`#Stanford`) of `key`: its capitals as a
+    /// mask when they are all that differs, else its `spelling` row, added when new.
+    private func spelling(_ text: String, key: String) throws(StoreError) -> Links.Spelling {
+        if let code = spellingCodes[text] { return code }
+        if let mask = Links.caseMask(key: key, spelling: text) {
+            spellingCodes[text] = .cased(mask)
+            return .cased(mask)
+        }
         if heldSpellings == nil {
             heldSpellings = try db.statement("SELECT EXISTS (SELECT 1 FROM spelling)").first { $0.int64(0) != 0 } ?? true
         }
         // A spelling the run has not met can be in the store only when the store held spellings as the run began.
+        var code: Links.Spelling?
         if heldSpellings == true {
             let find = try db.statement("SELECT id FROM spelling WHERE text = ?1")
             try find.bind(1, text)
-            if let found = try find.first({ $0.int64(0) }) {
-                spellingIDs[text] = found
-                return found
-            }
+            if let found = try find.first({ $0.int64(0) }) { code = .stored(found) }
         }
-        let insert = try db.statement("INSERT INTO spelling(text) VALUES (?1)")
-        try insert.bind(1, text)
-        try insert.run()
-        let id = db.lastInsertRowID
-        spellingIDs[text] = id
-        return id
+        if code == nil {
+            let insert = try db.statement("INSERT INTO spelling(text) VALUES (?1)")
+            try insert.bind(1, text)
+            try insert.run()
+            code = .stored(db.lastInsertRowID)
+        }
+        spellingCodes[text] = code!
+        return code!
     }
 
     /// Which of `ids` the store holds: one query per slice of ids, none at

@@ -3,8 +3,8 @@
 /// §12.1, as a dump read gives it), so tweets are bucketed at query time
 /// and the series is byte for byte the one a run over the same dumps gives.
 ///
-///     tweet          1:created_at,author,kind,lang[,text]  2:…   ─┐ merged on id
-///     tweet_mention  (1,#a,spelling) (1,@b) (2,#a) …             ─┘
+///     tweet   1:created_at,author,kind,lang,links[,text]  2:…  3:…
+///             links: (#a as #A) (@b) … in the row (`Links`)
 ///                                   ▼
 ///     per matching tweet of known time: the `Aggregator` with buckets
 ///

@@ -20,32 +20,30 @@ extension Store {
     /// - Parameter write: takes a batch of lines; returns false to stop
     ///   (the reader has gone).
     /// - Returns: the number of tweets written.
-    /// - Complexity: one pass over the tweets and one over the links, in
-    ///   id order; memory O(one batch of lines).
+    /// - Complexity: one pass over the tweets (their links in their rows),
+    ///   in id order; memory O(mentions + one batch of lines).
     @discardableResult
     public func export(_ write: (String) -> Bool) throws(StoreError) -> Int {
         try db.beginRead()
         defer { db.endRead() }
+        var keys: [Int64: String] = [:]
+        let allKeys = try db.statement("SELECT id, key FROM mention")
+        while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
         let tweets = try db.statement("""
-            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
+            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
-        let links = try db.statement("""
-            SELECT l.tweet, m.key FROM tweet_mention l
-            JOIN mention m ON m.id = l.mention ORDER BY l.tweet
-            """)
-        defer { tweets.done(); links.done() }
-        var linkReady = try links.step()
+        defer { tweets.done() }
+        var set: [Int64] = []
         var out = ""
         var count = 0
         while try tweets.step() {
             let id = tweets.int64(0)
             var hashtags: [String] = [], users: [String] = []
-            while linkReady && links.int64(0) < id { linkReady = try links.step() }
-            while linkReady && links.int64(0) == id {
-                if let key = links.text(1) {
+            Links.mentions(tweets.blob(6), into: &set)
+            for m in set {
+                if let key = keys[m] {
                     if key.hasPrefix("#") { hashtags.append(String(key.dropFirst())) } else { users.append(String(key.dropFirst())) }
                 }
-                linkReady = try links.step()
             }
             out += "{\"id\":\"\(UInt64(bitPattern: id))\""
             if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }

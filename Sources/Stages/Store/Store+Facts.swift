@@ -3,8 +3,8 @@
 /// from the dumps: the store keeps each tweet's creation time, kind,
 /// language, author and the spellings of its mentions (schema v4).
 ///
-///     tweet (id order) ─┬─ filter: time, kind, language ─▶ match ─▶ Extraction ─▶ Aggregator
-///     tweet_mention ────┘  (links merged on the tweet id, with their spellings)
+///     tweet (id order, its links and their spellings in the row)
+///         ─▶ filter: time, kind, language ─▶ match ─▶ Extraction ─▶ Aggregator
 ///
 /// One pass over the tweets and their links in id order, matched like
 /// `TermScan` (`StoredTerm`), handed to the report's own `Aggregator` in
@@ -64,31 +64,30 @@ extension Store {
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
         allKeys.done()
         var spellings: [Int64: String] = [:]
-        // A second spelling of a mention in one tweet: rare, read whole.
-        var extras: [Int64: [(mention: Int64, spelling: Int64)]] = [:]
         if facts.spellings {
             let allSpellings = try db.statement("SELECT id, text FROM spelling")
             while try allSpellings.step() { if let s = allSpellings.text(1) { spellings[allSpellings.int64(0)] = s } }
             allSpellings.done()
-            let allExtras = try db.statement("SELECT tweet, mention, spelling FROM extra_spelling")
-            while try allExtras.step() { extras[allExtras.int64(0), default: []].append((allExtras.int64(1), allExtras.int64(2))) }
-            allExtras.done()
         }
+        // Spellings that are capitals of their key, as made once each.
+        struct Cased: Hashable { var mention: Int64, mask: UInt64 }
+        var cased: [Cased: String] = [:]
         let targets = terms.map { term in StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key }) }
 
         var result = FilteredReports(reports: [])
         var chunk = StoreExtraction(facts: facts)
-        let links = try db.statement("SELECT tweet, mention\(facts.spellings ? ", spelling" : "") FROM tweet_mention")
-        let tweets = try db.statement("SELECT id, created_at, author, lang, retweet\(text ? ", text" : "") FROM tweet")
-        defer { links.done(); tweets.done() }
-        var cursor = try LinkCursor(links, spellings: facts.spellings)
-        var set: [Int64] = [], written: [Int64?] = []
+        let tweets = try db.statement("SELECT id, created_at, author, lang, retweet, links\(text ? ", text" : "") FROM tweet")
+        defer { tweets.done() }
+        var set: [Int64] = [], written: [(mention: Int64, spelling: Links.Spelling, again: Bool)] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            if facts.spellings {
-                try cursor.mentions(of: id, into: &set, spellings: &written)
-            } else {
-                try cursor.mentions(of: id, into: &set)
+            set.removeAll(keepingCapacity: true)
+            written.removeAll(keepingCapacity: true)
+            if let blob = tweets.blob(5) {
+                Links.entries(blob) { m, spelling, again in
+                    if !again { set.append(m) }
+                    written.append((m, spelling, again))
+                }
             }
             result.tweets += 1
             let time = tweets.optionalInt64(1), kind = tweets.optionalInt64(4)
@@ -104,7 +103,7 @@ extension Store {
             var mask: UInt64 = 0
             for (t, target) in targets.enumerated() {
                 let hit = target.matches(carries: set.contains, author: author) {
-                    if prepared == nil, text, let s = tweets.text(5) { prepared = WordMatch.prepare(s) }
+                    if prepared == nil, text, let s = tweets.text(6) { prepared = WordMatch.prepare(s) }
                     return prepared
                 }
                 if hit { mask |= 1 << UInt64(t) }
@@ -113,11 +112,21 @@ extension Store {
             if kind == nil { result.unknownFacts += 1 }
             var pairs: [(mention: Int64, spelling: String)] = []
             if facts.spellings && kind != nil {
-                for (m, s) in zip(set, written) {
+                for (m, s, again) in written {
                     guard let key = keys[m] else { continue }
-                    pairs.append((m, s.flatMap { spellings[$0] } ?? key))
+                    switch s {
+                    case .key: pairs.append((m, key))
+                    case .cased(let capitals):
+                        let c = Cased(mention: m, mask: capitals)
+                        if let known = cased[c] { pairs.append((m, known)) } else {
+                            let made = Links.cased(key, capitals)
+                            cased[c] = made
+                            pairs.append((m, made))
+                        }
+                    case .stored(let id):
+                        if let text = spellings[id] { pairs.append((m, text)) } else if !again { pairs.append((m, key)) }
+                    }
                 }
-                for e in extras[id] ?? [] { if let s = spellings[e.spelling] { pairs.append((e.mention, s)) } }
             }
             chunk.add(id: UInt64(bitPattern: id), mask: mask, mentions: set, keys: keys, retweet: kind == 1,
                       author: author, unknown: kind == nil, spellings: pairs, time: bucketed ? time : nil)

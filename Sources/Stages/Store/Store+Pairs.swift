@@ -2,8 +2,7 @@
 /// alone, byte for byte those of a stateless run over the same dumps (the
 /// store holds each tweet once, with the mention set a run extracts).
 ///
-///     tweet          1:author,text  2:…  3:…         ─┐ merged on tweet id
-///     tweet_mention  (1,#a) (1,@b) (2,#a) …          ─┘ (both in id order)
+///     tweet          1:author,text,[#a,@b]  2:…  3:…   (in id order, links in the row)
 ///                              ▼
 ///     per term: matching tweets, count per mention, weight per pair of mention ids
 extension Store {
@@ -88,15 +87,12 @@ struct PairScan {
         if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
         }
-        let links = try db.statement("SELECT tweet, mention FROM tweet_mention")
-        defer { links.done() }
-        var cursor = try LinkCursor(links)
-        let tweets = try db.statement("SELECT id, author, \(needsText ? "text" : "NULL"), created_at, retweet, lang FROM tweet")
+        let tweets = try db.statement("SELECT id, author, \(needsText ? "text" : "NULL"), created_at, retweet, lang, links FROM tweet")
         defer { tweets.done() }
         var set: [Int64] = []
         while try tweets.step() {
             let id = tweets.int64(0)
-            try cursor.mentions(of: id, into: &set)
+            Links.mentions(tweets.blob(6), into: &set)
             if filter.isActive, filter.judgeStored(time: tweets.optionalInt64(3), kind: tweets.optionalInt64(4),
                                                    lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
                 continue

@@ -28,7 +28,7 @@ extension Store {
     /// Removes old tweets and everything that depends on them, then gives
     /// the space back to the file system (SPEC §10).
     ///
-    /// Deleting a tweet deletes its mention links (ON DELETE CASCADE);
+    /// Deleting a tweet deletes its mention links (in its row);
     /// mentions no tweet uses any more go too; tracked terms are counted
     /// again from the tweets kept, in the same transaction. `VACUUM` then
     /// rewrites the file without the freed pages.
@@ -52,15 +52,7 @@ extension Store {
                 let removed = db.changes
                 for (term, id) in try keptTerms() { try recount(id, term) }
                 try db.run(Store.bumpGeneration)
-                try db.run("""
-                    DELETE FROM mention WHERE id NOT IN (SELECT mention FROM tweet_mention)
-                        AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
-                        AND id NOT IN (SELECT mention FROM term_count)
-                    """)
-                try db.run("""
-                    DELETE FROM spelling WHERE id NOT IN (SELECT spelling FROM tweet_mention WHERE spelling IS NOT NULL)
-                        AND id NOT IN (SELECT spelling FROM extra_spelling)
-                    """)
+                try removeUnused()
                 return (removed, try tweetCount)
             }
             try db.execute("VACUUM", "rewrite the store without the freed space (it needs as much free disk as the store)")
@@ -73,6 +65,38 @@ extension Store {
             try? endRun(run, outcome: "failed", message: error.message)
             throw error
         }
+    }
+
+    /// Deletes the mentions and spellings no tweet, author or kept count uses
+    /// any more: the links' own are read from the tweets' blobs into a
+    /// temporary table each, for SQLite to compare.
+    private func removeUnused() throws(StoreError) {
+        var mentions = Set<Int64>(), spellings = Set<Int64>()
+        let all = try db.statement("SELECT links FROM tweet WHERE links IS NOT NULL")
+        while try all.step() {
+            guard let blob = all.blob(0) else { continue }
+            Links.entries(blob) { m, spelling, _ in
+                mentions.insert(m)
+                if case .stored(let id) = spelling { spellings.insert(id) }
+            }
+        }
+        try db.execute("""
+            CREATE TEMP TABLE used_mention(id INTEGER PRIMARY KEY);
+            CREATE TEMP TABLE used_spelling(id INTEGER PRIMARY KEY)
+            """)
+        defer { try? db.execute("DROP TABLE temp.used_mention; DROP TABLE temp.used_spelling") }
+        for (table, ids) in [("used_mention", mentions), ("used_spelling", spellings)] {
+            let sorted = ids.sorted()
+            try db.insert(into: "temp." + table, columns: ["id"], count: sorted.count) { (s, row, p) throws(StoreError) in
+                try s.bind(p, sorted[row])
+            }
+        }
+        try db.run("""
+            DELETE FROM mention WHERE id NOT IN (SELECT id FROM temp.used_mention)
+                AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
+                AND id NOT IN (SELECT mention FROM term_count)
+            """)
+        try db.run("DELETE FROM spelling WHERE id NOT IN (SELECT id FROM temp.used_spelling)")
     }
 
     /// Bytes of the store's file and its write-ahead log.

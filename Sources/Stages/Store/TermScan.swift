@@ -1,10 +1,9 @@
 /// Counts the reports of many terms in one pass over the store, in tweet id
-/// order: the links (`tweet_mention`, whose primary key starts with the
-/// tweet) give each tweet's mention set; the tweets themselves are read
-/// beside them only when a term needs an author (`from:`) or text (a word).
+/// order: each tweet's links (its row's blob, `Links`) give its mention
+/// set; its author and text are read beside them only when a term needs an
+/// author (`from:`) or text (a word).
 ///
-///     tweet_mention  (1,#a) (1,@b) (2,#a) (4,#c) …   ─┐ grouped by tweet
-///     tweet          1:author,text  2:…  3:…  4:…   ─┘ merged on id (when needed)
+///     tweet   1:[#a,@b]  2:[#a]  3:[]  4:[#c] …   (author, text beside, when needed)
 ///                                   ▼
 ///     per term: matching tweets, count per mention id
 ///
@@ -50,31 +49,15 @@ struct TermScan {
         let tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
         if needsText {
             // Scans start at `lo` and stop past `hi` here, which costs SQLite no compare per row.
-            let links = try db.statement("SELECT tweet, mention FROM tweet_mention WHERE tweet >= ?1")
-            defer { links.done() }
-            try links.bind(1, lo)
             let set = MentionBuffer()
-            // The link the scan stands on (read once: every column read is a call into SQLite).
-            var linkReady = try links.step()
-            var link = (tweet: Int64(0), mention: Int64(0))
-            if linkReady { link = (links.int64(0), links.int64(1)) }
-            func nextLink() throws(StoreError) {
-                linkReady = try links.step()
-                if linkReady { link = (links.int64(0), links.int64(1)) }
-            }
-            linkReady = linkReady && link.tweet <= hi
-            let tweets = try db.statement("SELECT id, author, text FROM tweet WHERE id >= ?1")
+            let tweets = try db.statement("SELECT id, author, text, links FROM tweet WHERE id >= ?1")
             defer { tweets.done() }
             try tweets.bind(1, lo)
             while try tweets.step() {
                 let id = tweets.int64(0)
                 if id > hi { break }
                 set.removeAll()
-                while linkReady && link.tweet < id { try nextLink() }
-                while linkReady && link.tweet == id {
-                    set.append(link.mention)
-                    try nextLink()
-                }
+                if let blob = tweets.blob(3) { Links.mentions(blob) { set.append($0) } }
                 add(set, author: tweets.optionalInt64(1), text: tweets.text(2), to: tally)
             }
         } else {
@@ -98,9 +81,9 @@ struct TermScan {
             // mention to the others: only their tweet counts need it, set below.
             let grouper = LinkGrouper(targets, authored: authored, tally: tally)
             // An upper bound costs SQLite a compare per link: given only when there is one.
-            let sql = "SELECT \(Database.eachPairFunction)(tweet, mention) FROM tweet_mention WHERE tweet >= ?1"
+            let sql = "SELECT \(Database.eachLinkFunction)(id, links) FROM tweet WHERE id >= ?1"
             try withExtendedLifetime(grouper) { () throws(StoreError) in
-                try db.eachPair(hi == Int64.max ? sql : sql + " AND tweet <= ?2", hi == Int64.max ? [lo] : [lo, hi],
+                try db.eachPair(hi == Int64.max ? sql : sql + " AND id <= ?2", hi == Int64.max ? [lo] : [lo, hi],
                                 context: Unmanaged.passUnretained(grouper).toOpaque(), LinkGrouper.receive)
             }
             grouper.finish()
