@@ -19,6 +19,20 @@ final class ByteOrderTests: XCTestCase {
             let a = strings.randomElement(using: &rng)!, b = strings.randomElement(using: &rng)!
             XCTAssertEqual(a.precedesInUTF8(b), Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)), "\(Array(a.utf8)) \(Array(b.utf8))")
         }
+        // Rows sorted by their first bytes' word, then their bytes: as the plain comparison sorts them.
+        var rows = strings.enumerated().map { MentionCount(mention: "#" + $1, count: $0 % 4) }
+        rows += rows.prefix(50).map { MentionCount(mention: $0.mention + "x", count: $0.count) }
+        var byOrder = Dictionary(rows.map { ($0.mention, $0) }, uniquingKeysWith: { a, _ in a }).map(\.value)
+        byOrder.shuffle(using: &rng)
+        var fast = byOrder
+        fast.sortInReportOrder()
+        XCTAssertEqual(fast, byOrder.sorted { a, b in
+            a.count != b.count ? a.count > b.count : Array(a.mention.utf8).lexicographicallyPrecedes(Array(b.mention.utf8))
+        })
+        for s in strings.prefix(500) {
+            let bytes = Array(s.utf8.prefix(8)) + Array(repeating: 0, count: max(0, 8 - s.utf8.count))
+            XCTAssertEqual(s.utf8Prefix, bytes.reduce(0) { $0 << 8 | UInt64($1) }, "\(Array(s.utf8))")
+        }
         // The cases that decide a tie by length, and bytes above 0x7F (memcmp compares them unsigned).
         XCTAssertTrue("#ab".precedesInUTF8("#abc"))
         XCTAssertFalse("#abc".precedesInUTF8("#ab"))

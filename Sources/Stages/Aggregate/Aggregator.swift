@@ -267,8 +267,8 @@ public struct TermReport: Equatable, Sendable {
             let row = MentionCount(mention: key, count: count)
             if key.hasPrefix("#") { hashtags.append(row) } else { users.append(row) }
         }
-        hashtags.sort(by: MentionCount.reportOrder)
-        users.sort(by: MentionCount.reportOrder)
+        hashtags.sortInReportOrder()
+        users.sortInReportOrder()
         if let top {
             hashtags = Array(hashtags.prefix(top))
             users = Array(users.prefix(top))
