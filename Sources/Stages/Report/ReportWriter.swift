@@ -88,6 +88,8 @@ public enum ReportWriter {
         switch format {
         case .xlsx: return try XLSXReport(document).bytes()
         case .html: return Array(HTMLReport(document).render().utf8)
+        case .report(.csv) where !document.bucketed && document.columns.isStandard:
+            return csvBytes(document.reports)
         case .report(let f):
             return Array(render(document.reports, as: f, columns: document.columns, bucketed: document.bucketed,
                                 width: width, color: color).utf8)
@@ -97,13 +99,27 @@ public enum ReportWriter {
     /// RFC 4180: header `term,type,mention,count`, `\n` line ends, a field
     /// quoted only when it holds a comma, a quote, CR or LF.
     static func csv(_ reports: [TermReport]) -> String {
-        var out = "term,type,mention,count\n"
+        String(decoding: csvBytes(reports), as: UTF8.self)
+    }
+
+    /// `csv(_:)`'s bytes, appended row after row (no string per row).
+    static func csvBytes(_ reports: [TermReport]) -> [UInt8] {
+        var bytes = Array("term,type,mention,count\n".utf8)
+        bytes.reserveCapacity(reports.reduce(32) { $0 + 40 * ($1.hashtags.count + $1.users.count) })
         for r in reports {
-            let term = csvField(r.term.description)
-            for row in r.hashtags { out += "\(term),hashtag,\(csvField(row.mention)),\(row.count)\n" }
-            for row in r.users { out += "\(term),user,\(csvField(row.mention)),\(row.count)\n" }
+            let term = Array(csvField(r.term.description).utf8)
+            for (type, rows) in [(Array(",hashtag,".utf8), r.hashtags), (Array(",user,".utf8), r.users)] {
+                for row in rows {
+                    bytes.append(contentsOf: term)
+                    bytes.append(contentsOf: type)
+                    appendCSVField(row.mention, to: &bytes)
+                    bytes.append(0x2C)
+                    appendInteger(row.count, to: &bytes)
+                    bytes.append(0x0A)
+                }
+            }
         }
-        return out
+        return bytes
     }
 
     /// The series of `--by` as CSV: the picked columns with `bucket` after
