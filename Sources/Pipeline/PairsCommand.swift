@@ -97,12 +97,7 @@ struct PairsCommand: Command {
             case "--top": top = try a.number(min: 1)
             case "--without-term": withoutTerm = true
             case "-q", "--quiet": quiet = true
-            case "--progress":
-                let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
-                guard let m = ProgressDisplay.Mode(rawValue: v), m != .auto else {
-                    throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
-                }
-                progress = m
+            case "--progress": progress = try ProgressDisplay.Mode.parse(&a)
             case "--stats": statsPath = try a.value()
             case "--store": store = try a.value()
             case "--wait": wait = try StoreOptions.seconds(try a.value())

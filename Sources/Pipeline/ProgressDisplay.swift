@@ -9,7 +9,18 @@ import Stages
 /// for logs. Both read the run's atomic counters from a timer; the workers
 /// never wait for the display.
 final class ProgressDisplay: @unchecked Sendable {
-    enum Mode: String { case auto, terminal, plain, off }
+    enum Mode: String {
+        case auto, terminal, plain, off
+
+        /// The value of `--progress[=MODE]` (terminal when none is given).
+        static func parse(_ a: inout ArgumentReader) throws(UsageError) -> Mode {
+            let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
+            guard let m = Mode(rawValue: v), m != .auto else {
+                throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
+            }
+            return m
+        }
+    }
 
     private let control: RunControl
     private let total: Int64?

@@ -200,12 +200,7 @@ struct ReportCommand: Command {
             case "--min-count": minCount = try a.number(min: 1)
             case "--top": top = try a.number(min: 1)
             case "-q", "--quiet": quiet = true
-            case "--progress":
-                let v = a.optionalValue(among: ["terminal", "plain", "off"]) ?? "terminal"
-                guard let m = ProgressDisplay.Mode(rawValue: v), m != .auto else {
-                    throw UsageError("--progress takes plain, terminal or off, as in --progress=plain, not '\(v)'")
-                }
-                progress = m
+            case "--progress": progress = try ProgressDisplay.Mode.parse(&a)
             case "--stats": statsPath = try value()
             case "--store": store = try value()
             case "--wait": wait = try StoreOptions.seconds(try value())
