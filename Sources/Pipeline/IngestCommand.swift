@@ -35,7 +35,7 @@ struct IngestCommand: Command {
     \(Usage.textColumnOption)
         --author-column NAME
                             CSV author column [default: author.username,
-                            user_screen_name, screen_name, username]
+                            user_screen_name, screen_name, username, user.screen_name]
         --max-record BYTES  Longest record read (suffixes K, M, G) [default: 16M]
         --no-input-limits   Read every input to its end (see `smashtag report --help`)
         --deleted WHAT      skip or include an account archive's deleted tweets [default: skip]
