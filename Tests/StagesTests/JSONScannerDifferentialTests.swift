@@ -18,68 +18,15 @@ final class JSONScannerDifferentialTests: XCTestCase {
 
     // MARK: The walks
 
-    static func walk(fast bytes: UnsafeRawBufferPointer, from: Int) -> [Step] {
-        var s = JSONScanner(bytes)
-        s.pos = from
-        var steps: [Step] = []
-        do {
-            try walkValue(&s, depth: 0, &steps)
-            steps.append(.end(s.pos))
-        } catch {
-            steps.append(.failed(error))
-        }
-        var t = JSONScanner(bytes)
-        t.pos = from
-        do {
-            try t.skipValue()
-            t.skipWhitespace()
-            steps.append(.end(t.pos))
-        } catch {
-            steps.append(.failed(error))
-        }
-        for (name, other) in [("screen_name", nil), ("text", "tag"), ("a", "id_str")] as [(StaticString, StaticString?)] {
-            var u = JSONScanner(bytes)
-            u.pos = from
-            do {
-                steps.append(.found(try u.stringMember(name, or: other)))
-                steps.append(.end(u.pos))
-            } catch {
-                steps.append(.failed(error))
-            }
-        }
-        return steps
-    }
-
-    private static func walkValue(_ s: inout JSONScanner, depth: Int, _ steps: inout [Step]) throws(JSONError) {
-        switch try s.peek() {
-        case UInt8(ascii: "{") where depth < 3:
-            try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
-                steps.append(.key(key.start, key.end, key.escaped))
-                if s.key(key, is: "user") || s.key(key, is: "author") {
-                    if try s.peek() == UInt8(ascii: "{") { steps.append(.found(try s.stringMember("screen_name"))) } else { try s.skipValue() }
-                } else if s.key(key, is: "text") || s.key(key, is: "id_str") {
-                    steps.append(.found(try s.stringOrSkip()))
-                } else if s.key(key, is: "other") {
-                    try s.skipValue()
-                } else {
-                    try walkValue(&s, depth: depth + 1, &steps)
-                }
-            }
-        case UInt8(ascii: "[") where depth < 3:
-            try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
-                if try s.peek() == UInt8(ascii: "{"), depth == 1 {
-                    steps.append(.found(try s.stringMember("text", or: "tag")))
-                } else {
-                    try walkValue(&s, depth: depth + 1, &steps)
-                }
-            }
-        default:
-            try s.skipValue()
-        }
-    }
+    static func walk(fast bytes: UnsafeRawBufferPointer, from: Int) -> [Step] { walk(JSONScanner.self, bytes, from: from) }
 
     static func walk(reference bytes: UnsafeRawBufferPointer, from: Int) -> [Step] {
-        var s = ReferenceJSONScanner(bytes)
+        walk(ReferenceJSONScanner.self, bytes, from: from)
+    }
+
+    /// The walk of a record from `from` by a scanner of type `S`: as the decoder walks it, skipped whole, and three members sought.
+    private static func walk<S: WalkedScanner>(_: S.Type, _ bytes: UnsafeRawBufferPointer, from: Int) -> [Step] {
+        var s = S(bytes)
         s.pos = from
         var steps: [Step] = []
         do {
@@ -88,7 +35,7 @@ final class JSONScannerDifferentialTests: XCTestCase {
         } catch {
             steps.append(.failed(error))
         }
-        var t = ReferenceJSONScanner(bytes)
+        var t = S(bytes)
         t.pos = from
         do {
             try t.skipValue()
@@ -98,7 +45,7 @@ final class JSONScannerDifferentialTests: XCTestCase {
             steps.append(.failed(error))
         }
         for (name, other) in [("screen_name", nil), ("text", "tag"), ("a", "id_str")] as [(StaticString, StaticString?)] {
-            var u = ReferenceJSONScanner(bytes)
+            var u = S(bytes)
             u.pos = from
             do {
                 steps.append(.found(try u.stringMember(name, or: other)))
@@ -110,13 +57,13 @@ final class JSONScannerDifferentialTests: XCTestCase {
         return steps
     }
 
-    private static func walkValue(_ s: inout ReferenceJSONScanner, depth: Int, _ steps: inout [Step]) throws(JSONError) {
+    private static func walkValue<S: WalkedScanner>(_ s: inout S, depth: Int, _ steps: inout [Step]) throws(JSONError) {
         switch try s.peek() {
         case UInt8(ascii: "{") where depth < 3:
-            try s.forEachMember { (s: inout ReferenceJSONScanner, key: ByteSpan) throws(JSONError) in
+            try s.forEachMember { (s: inout S, key: ByteSpan) throws(JSONError) in
                 steps.append(.key(key.start, key.end, key.escaped))
                 if s.key(key, is: "user") || s.key(key, is: "author") {
-                    if try s.peek() == UInt8(ascii: "{") { steps.append(.found(try s.stringMember("screen_name"))) } else { try s.skipValue() }
+                    if try s.peek() == UInt8(ascii: "{") { steps.append(.found(try s.stringMember("screen_name", or: nil))) } else { try s.skipValue() }
                 } else if s.key(key, is: "text") || s.key(key, is: "id_str") {
                     steps.append(.found(try s.stringOrSkip()))
                 } else if s.key(key, is: "other") {
@@ -126,7 +73,7 @@ final class JSONScannerDifferentialTests: XCTestCase {
                 }
             }
         case UInt8(ascii: "[") where depth < 3:
-            try s.forEachElement { (s: inout ReferenceJSONScanner) throws(JSONError) in
+            try s.forEachElement { (s: inout S) throws(JSONError) in
                 if try s.peek() == UInt8(ascii: "{"), depth == 1 {
                     steps.append(.found(try s.stringMember("text", or: "tag")))
                 } else {
@@ -268,3 +215,20 @@ final class JSONScannerDifferentialTests: XCTestCase {
         XCTAssertEqual(failures, 0)
     }
 }
+
+/// What the walks ask of a scanner: the fast one and the reference alike.
+protocol WalkedScanner {
+    init(_ bytes: UnsafeRawBufferPointer)
+    var pos: Int { get set }
+    mutating func skipWhitespace()
+    mutating func peek() throws(JSONError) -> UInt8
+    mutating func skipValue() throws(JSONError)
+    mutating func stringMember(_ name: StaticString, or other: StaticString?) throws(JSONError) -> ByteSpan?
+    mutating func forEachMember(_ body: (inout Self, ByteSpan) throws(JSONError) -> Void) throws(JSONError)
+    mutating func forEachElement(_ body: (inout Self) throws(JSONError) -> Void) throws(JSONError)
+    mutating func stringOrSkip() throws(JSONError) -> ByteSpan?
+    func key(_ span: ByteSpan, is name: StaticString) -> Bool
+}
+
+extension JSONScanner: WalkedScanner {}
+extension ReferenceJSONScanner: WalkedScanner {}
