@@ -152,11 +152,7 @@ public struct XLSXReport {
                 row += 1
             }
         }
-        worksheet_freeze_panes(ws.pointer, 1, 0)
-        // On paper: landscape, one page wide, the header row on every page.
-        worksheet_set_landscape(ws.pointer)
-        worksheet_fit_to_pages(ws.pointer, 1, 0)
-        try ws.check(worksheet_repeat_rows(ws.pointer, 0, 0), "the header row for printing")
+        try ws.headerRowFrozenAndPrinted()
         try ws.width(0, Double(min(40, max(6, VisibleText.columns(term)) + 2)))
         try ws.width(1, 9)
         try ws.width(2, Double(min(60, mentionWidth + 2)))
@@ -251,10 +247,7 @@ public struct XLSXReport {
                 }
             }
         }
-        worksheet_freeze_panes(ws.pointer, 1, 0)
-        worksheet_set_landscape(ws.pointer)
-        worksheet_fit_to_pages(ws.pointer, 1, 0)
-        try ws.check(worksheet_repeat_rows(ws.pointer, 0, 0), "the header row for printing")
+        try ws.headerRowFrozenAndPrinted()
         try ws.width(0, Double(min(40, max(6, VisibleText.columns(term)) + 2)))
         try ws.width(1, Double(bucketWidth + 2))
         try ws.width(2, 9)

@@ -55,6 +55,15 @@ struct Sheet {
         try check(worksheet_write_number(pointer, row, col, n, format), "a number")
     }
 
+    /// A sheet of rows under a header row: the header frozen on screen and,
+    /// on paper, landscape, one page wide, the header row on every page.
+    func headerRowFrozenAndPrinted() throws(OutputFile.Failure) {
+        worksheet_freeze_panes(pointer, 1, 0)
+        worksheet_set_landscape(pointer)
+        worksheet_fit_to_pages(pointer, 1, 0)
+        try check(worksheet_repeat_rows(pointer, 0, 0), "the header row for printing")
+    }
+
     func width(_ col: UInt16, _ width: Double) throws(OutputFile.Failure) {
         try check(worksheet_set_column(pointer, col, col, width, nil), "a column width")
     }
