@@ -7,6 +7,7 @@
 #   make bench                   throughput against DuckDB (release build)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
+#   make bench-scanner           the bit-mask validator prototype against the report's walk
 #   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder
 #   make asan                    every test, built with AddressSanitizer
 
@@ -27,7 +28,7 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark bench-scanner clean samples install install-files uninstall
 
 all: build
 
@@ -200,6 +201,18 @@ bench-spark: deps spark-venv
 	  echo "no $$i: generate the bench data with make bench, or give BENCH_DATA=folder" >&2; exit 1; }; done
 	$(SPARK_ENV) $(SPARK_VENV)/bin/python contrib/spark/bench_popularity.py --smashtag .build/release/smashtag \
 	  $(foreach i,$(SPARK_BENCH_INPUTS),--input $(i)) --runs $(BENCH_RUNS) --master '$(SPARK_MASTER)'
+
+# The measuring prototype of a bit-mask JSON validator (AVX-512BW; not part of
+# the product, Benchmarks/SCANNER-2026-12-01.md) on the bench data: framing
+# alone, stage 1, stages 1 and 2, and `report --jobs 1`, alternating.
+bench-scanner: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
+	@[ -e $(BENCH_DATA)/stream.jsonl ] || { echo "no $(BENCH_DATA)/stream.jsonl: generate it with make bench" >&2; exit 1; }
+	swiftc -O -Xcc -mavx512bw -Xcc -mavx512f -target-cpu znver4 Benchmarks/ScannerPrototype/main.swift -o .build/scanner-prototype >&2
+	@for r in $$(seq $(BENCH_RUNS)); do for m in 0 1 2; do \
+	  /usr/bin/time -f "prototype mode $$m: %e s wall, %U s user, %S s sys" .build/scanner-prototype $(BENCH_DATA)/stream.jsonl $$m; done; \
+	  /usr/bin/time -f "report --jobs 1: %e s wall, %U s user, %S s sys" \
+	    .build/release/smashtag report '#stanford' $(BENCH_DATA)/stream.jsonl --format csv --quiet --jobs 1 >/dev/null; done
 
 # The binary, its man page and bash/zsh completions (install-files copies
 # an already built binary: the tests use it on the debug build).
