@@ -65,6 +65,7 @@ final class MentionScreenTests: XCTestCase {
         #"{"id_str":"5","user":{"screen_name":"eve"},"entities":{"hashtags":[]},"retweeted_status":{"id_str":"6","user":{"screen_name":"NASA"},"entities":{"hashtags":[{"text":"kelvin"}]}}}"#,
         #"{"id_str":"7","user":{"screen_name":"fay"},"entities":{"hashtags":[{"text":"stanfordx"}],"user_mentions":[{"screen_name":"nas"}]}}"#,
         #"{"id_str":"8","user":{"screen_name":"Gus"},"entities":{"hashtags":[{"text":"Sta\u00f1ford"}]}}"#,
+        #"{"id_str":"9","user":{"screen_name":"hal"},"entities":{"hashtags":[],"user_mentions":[{"screen_name":"n\u0061sa"}]}}"#,
     ]
 
     private func screened(_ terms: [Term]) throws -> [(id: UInt64, may: Bool, mask: UInt64)] {
@@ -96,14 +97,20 @@ final class MentionScreenTests: XCTestCase {
         }
     }
 
-    func testRulesOutPlainASCIIMentionsThatDiffer() throws {
+    func testRulesOutMentionsWhoseKeysDiffer() throws {
         let stanford = try screened([Term(parsing: "#stanford")])
-        XCTAssertEqual(stanford.filter(\.may).map(\.id), [1, 3, 4, 8], "ASCII in any case, or anything escaped or non-ASCII")
+        XCTAssertEqual(stanford.filter(\.may).map(\.id), [1, 3],
+                       "ASCII in any case, and an escape that decodes to it; not the Kelvin sign's #Kelvin nor #Stañford")
         XCTAssertEqual(stanford.filter { $0.mask != 0 }.map(\.id), [1, 3])
         let kelvin = try screened([Term(parsing: "#kelvin")])
         XCTAssertEqual(kelvin.filter { $0.mask != 0 }.map(\.id), [4, 5], "the Kelvin sign and a retweet's hashtag")
+        XCTAssertEqual(kelvin.filter(\.may).map(\.id), [4, 5], "the Kelvin sign is decoded and normalised, as extraction does")
+        let stanyford = try screened([Term(parsing: "#stañford")])
+        XCTAssertEqual(stanyford.filter(\.may).map(\.id), [8], "an escaped non-ASCII hashtag, decoded")
+        XCTAssertEqual(stanyford.filter { $0.mask != 0 }.map(\.id), [8])
         let nasa = try screened([Term(parsing: "@nasa")])
-        XCTAssertEqual(nasa.filter { $0.mask != 0 }.map(\.id), [2, 5], "a mention, and a retweet's author")
+        XCTAssertEqual(nasa.filter { $0.mask != 0 }.map(\.id), [2, 5, 9], "a mention, a retweet's author, an escaped mention")
+        XCTAssertEqual(nasa.filter(\.may).map(\.id), [2, 5, 9])
         XCTAssertFalse(nasa[5].may, "@nas is not @nasa")
         XCTAssertNil(MentionScreen(terms: [Term(kind: .all, key: "*")]))
         XCTAssertNotNil(MentionScreen(terms: [Term(kind: .hashtag, key: "a"), Term(kind: .word, key: "b")]))
@@ -139,10 +146,28 @@ final class MentionScreenTests: XCTestCase {
                 if let w = parts.dropFirst(3).first { words.append(String(w)) }
             }
         }
+        // Hashtags and user mentions the corpus writes escaped or in non-ASCII
+        // letters, which the screen decodes and normalises (issue 16).
+        var unusual: [Term] = []
+        for record in records {
+            try? record.withUnsafeBytes { try decoder.decode($0) }
+            for tweet in decoder.record.tweets {
+                for (range, kind) in [(tweet.hashtags, Term.Kind.hashtag), (tweet.users, .user)] {
+                    for i in range {
+                        let span = decoder.record.spans[i]
+                        let raw = decoder.record.bytes(span)
+                        guard span.escaped || raw.contains(where: { $0 >= 0x80 }) else { continue }
+                        let key = MentionKey.normalize(decoder.record.string(span))
+                        if !key.isEmpty && !unusual.contains(where: { $0.key == key }) { unusual.append(Term(kind: kind, key: key)) }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(unusual.count, 20, "the corpus writes many mentions escaped or in other scripts")
         var ruledOut = 0, matched = 0
         for chunk in stride(from: 0, to: words.count, by: 6) {
             let set = words[chunk..<min(chunk + 6, words.count)].map { Term(kind: .word, key: MentionKey.normalize($0)) }
-                + [Term(kind: .hashtag, key: "brexit")]
+                + [Term(kind: .hashtag, key: "brexit"), unusual[(chunk / 6) % unusual.count], unusual[(chunk / 6 + 7) % unusual.count]]
             let screen = try XCTUnwrap(MentionScreen(terms: set))
             let table = MentionTable()
             let matcher = TermMatcher(terms: set, table: table)

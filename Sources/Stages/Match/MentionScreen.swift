@@ -7,8 +7,11 @@
 /// (no escape, no byte above 0x7F) normalises to its ASCII lowercasing
 /// (NFC leaves ASCII alone), so it is compared with the terms' keys
 /// case-insensitively, in place. Anything else (an escape, any non-ASCII
-/// byte, such as the Kelvin sign that NFC maps to `K`) makes the tweet a
-/// "maybe", and the full extract and match stages decide.
+/// byte, such as the Kelvin sign that NFC maps to `K`) is decoded and
+/// normalised by a `MentionTable` of the screen's own, as the extract stage
+/// does it, once per spelling: the tweet may match when the key is a term's.
+/// The screen's table is not the worker's, so what it meets of tweets that
+/// are ruled out is never counted or reported.
 ///
 /// Word terms are screened on the tweet's full text, the text the match
 /// stage reads, by `WordMatch.mayMatch` (false only when the raw bytes
@@ -19,6 +22,12 @@ struct MentionScreen {
     private let users: [[UInt8]]
     private let authors: [[UInt8]]
     private let words: [WordMatch]
+    /// Escaped and non-ASCII spellings with their normalised keys' ids, and
+    /// the ids there of the hashtag terms and of the user and author terms.
+    private let spellings = MentionTable()
+    private let hashtagIDs: [Int32]
+    private let userIDs: [Int32]
+    private let authorIDs: [Int32]
 
     /// A screen for `terms`, or nil when some term needs every tweet looked at.
     init?(terms: [Term]) {
@@ -36,6 +45,10 @@ struct MentionScreen {
         self.users = users
         self.authors = authors
         self.words = words
+        let table = spellings
+        hashtagIDs = hashtags.map { table.id(forKey: "#" + String(decoding: $0, as: UTF8.self)) }
+        userIDs = users.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
+        authorIDs = authors.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
     }
 
     /// Whether word terms are screened (then a tweet it passes over is not
@@ -45,19 +58,19 @@ struct MentionScreen {
     /// Whether `span` of the record may be a hashtag term's key.
     @inline(__always)
     func mayBeHashtag(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
-        MentionScreen.mayEqual(span, hashtags, record)
+        mayEqual(span, hashtags, hashtagIDs, .hashtag, record)
     }
 
     /// Whether `span` may be a user-mention term's key.
     @inline(__always)
     func mayBeUser(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
-        MentionScreen.mayEqual(span, users, record)
+        mayEqual(span, users, userIDs, .user, record)
     }
 
     /// Whether `span`, a tweet's author, may be an author term's key.
     @inline(__always)
     func mayBeAuthor(_ span: ByteSpan, in record: DecodedRecord) -> Bool {
-        MentionScreen.mayEqual(span, authors, record)
+        mayEqual(span, authors, authorIDs, .user, record)
     }
 
     /// False when `tweet` can match none of the screened terms, told
@@ -88,14 +101,20 @@ struct MentionScreen {
 
     var screensAuthors: Bool { !authors.isEmpty }
 
-    /// False only when `span` is plain ASCII and equals none of `keys`
-    /// ignoring ASCII case.
-    private static func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ record: DecodedRecord) -> Bool {
+    /// False when `span` cannot be any of `keys`: plain ASCII that equals
+    /// none of them ignoring ASCII case, or (escaped or not ASCII) a spelling
+    /// whose normalised key has none of their `ids` in the screen's table.
+    private func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ ids: [Int32], _ kind: MentionKind,
+                          _ record: DecodedRecord) -> Bool {
         if keys.isEmpty { return false }
-        if span.escaped { return true }
         let p = record.base + span.start
         let n = span.end &- span.start
-        for i in 0..<n where p[i] >= 0x80 { return true }
+        if span.escaped || (0..<n).contains(where: { p[$0] >= 0x80 }) {
+            guard let id = spellings.id(raw: UnsafeRawBufferPointer(start: p, count: n), escaped: span.escaped, kind: kind) else {
+                return false  // empty once decoded: the extract stage drops it
+            }
+            return ids.contains(id)
+        }
         for key in keys where key.count == n {
             var same = true
             key.withUnsafeBufferPointer { k in
