@@ -126,9 +126,9 @@ spark-venv:
 	  echo "installing openjdk-17-jre-headless with apt-get" >&2; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
-	@$(SPARK_VENV)/bin/python -c 'import pyspark, sys; sys.exit(pyspark.__version__ != "$(PYSPARK_VERSION)")' 2>/dev/null || { \
-	  echo "creating $(SPARK_VENV) with pyspark $(PYSPARK_VERSION) from PyPI" >&2; \
-	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/pip install -q 'pyspark==$(PYSPARK_VERSION)' >&2; }
+	@$(SPARK_VENV)/bin/python -c 'import pyspark, openpyxl, sys; sys.exit(pyspark.__version__ != "$(PYSPARK_VERSION)")' 2>/dev/null || { \
+	  echo "creating $(SPARK_VENV) with pyspark $(PYSPARK_VERSION) and openpyxl from PyPI" >&2; \
+	  python3 -m venv $(SPARK_VENV) && $(SPARK_VENV)/bin/pip install -q 'pyspark==$(PYSPARK_VERSION)' 'openpyxl==3.1.5' >&2; }
 
 # The job's report equals `smashtag report` (and the reference) on samples/ and ../shared/corpus.
 test-spark: deps spark-venv

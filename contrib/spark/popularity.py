@@ -8,9 +8,10 @@ usage:
 
     -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
                         without -t the first positional argument is the term
-    --format FORMAT     csv, json, ndjson or table (with --pairs also gexf)
-                        [default: as `smashtag report`: table on a terminal,
-                        csv otherwise]
+    --format FORMAT     csv, json, ndjson, table, xlsx or html (SPEC 12.6: xlsx
+                        needs -o); with --pairs csv, json, ndjson, table or
+                        gexf [default: as `smashtag report`: from -o's file
+                        name, else table on a terminal, csv otherwise]
     --min-count N       leave out mentions counted (pairs weighing) fewer than
                         N times [default: 2]
     --top N             keep the first N hashtags and N users of each term
@@ -22,7 +23,9 @@ usage:
                         pairs of mentions the matching tweets carry together
     --without-term      with --pairs: leave out pairs holding the term's own
                         mention, as `smashtag pairs --without-term`
-    -o, --output FILE   write the report to FILE on the driver [default: stdout]
+    -o, --output FILE   write the report to FILE on the driver, as `smashtag
+                        report -o` does (the final aggregate writes it)
+                        [default: stdout]
     --smashtag PATH     the binary [default: $SMASHTAG, else one shipped with
                         --files, else `smashtag` on PATH, else this checkout's
                         .build/release or .build/debug]; shipped to the
@@ -130,7 +133,7 @@ def parse_args(argv):
     p.add_argument("-h", "--help", action="store_true")
     p.add_argument("-t", "--term", action="append", default=[])
     p.add_argument("paths", nargs="*")
-    p.add_argument("--format", choices=["csv", "json", "ndjson", "table", "gexf"])
+    p.add_argument("--format", choices=["csv", "json", "ndjson", "table", "xlsx", "html", "gexf"])
     p.add_argument("--pairs", action="store_true")
     p.add_argument("--without-term", action="store_true")
     p.add_argument("--min-count", type=int, default=2)
@@ -165,6 +168,10 @@ def parse_args(argv):
         p.error("give the paths to read: a Spark job cannot read standard input")
     if a.format == "gexf" and not a.pairs:
         p.error("--format gexf is a graph of pairs: give --pairs")
+    if a.format in ("xlsx", "html") and a.pairs:
+        p.error(f"--format {a.format} is a report's: pairs are csv, json, ndjson, table or gexf")
+    if a.format == "xlsx" and not a.output:
+        p.error("--format xlsx writes a workbook to a file: give -o FILE")
     if a.without_term and not a.pairs:
         p.error("--without-term leaves out pairs: give --pairs")
     if a.pairs and a.columns:
@@ -498,7 +505,8 @@ def better_spelling(a, b):
 
 
 def popularity(sc, a, out):
-    """Runs the job for parsed arguments `a`, writing the report to the binary stream `out`.
+    """Runs the job for parsed arguments `a`, writing the report to the binary
+    stream `out`, or with -o to that file.
 
     Returns the exit status of the final `smashtag aggregate`.
     """
@@ -547,8 +555,7 @@ def popularity(sc, a, out):
                 cmd += ["--format", a.format]
             if a.top:
                 cmd += ["--top", str(a.top)]
-            out.flush()
-            return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
+            return run_aggregate(cmd, a, out)
     if facts:
         tweets = tweets.cache()
     min_count = a.min_count
@@ -589,8 +596,18 @@ def popularity(sc, a, out):
             cmd += ["--format", a.format]
         if a.top:
             cmd += ["--top", str(a.top)]
-        out.flush()
-        return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
+        return run_aggregate(cmd, a, out)
+
+
+def run_aggregate(cmd, a, out):
+    """Runs the final `smashtag aggregate`: with -o it writes the file itself
+    (as `smashtag report -o` would: the format from the name when --format is
+    not given, a workbook only to a file, the file replaced whole), else the
+    report goes to `out`. Returns its exit status."""
+    if a.output:
+        cmd = [*cmd, "-o", a.output]
+    out.flush()
+    return subprocess.run(cmd, stdout=out, stdin=subprocess.DEVNULL).returncode
 
 
 def write_facts(f, tweets, terms, rows, tweet_counts, shuffle):
@@ -753,9 +770,6 @@ def main(argv=None):
             smashtag_header(early, a.term, report_options(a) + series_flags(a.by, a.tz))
         sc = spark_context(a.master)
         try:
-            if a.output:
-                with open(a.output, "wb") as out:
-                    return popularity(sc, a, out)
             return popularity(sc, a, sys.stdout.buffer)
         finally:
             sc.stop()

@@ -3,7 +3,8 @@
 
 Runs contrib/spark/popularity.py with pyspark in local mode (`local[2]`) on
 samples/ and on the real corpus (../shared/corpus, read in place), for several
-terms at once, every format, --min-count and --top, inputs spread over one
+terms at once, every format (the workbook and the page with -o, read back
+with openpyxl), --min-count and --top, inputs spread over one
 task or one task per file, tweets read twice from different tasks, and the
 multi-file cases of the independent reference (Tests/Reference), and the
 filters and columns of SPEC 12.2-12.3 (against `smashtag report` and the
@@ -147,6 +148,7 @@ def run_cases(sc):
     pair_cases(sc)
     filter_cases(sc)
     series_cases(sc)
+    people_cases(sc)
 
 
 def pair_cases(sc):
@@ -361,6 +363,59 @@ def reference_cases(sc):
                  options + ["--format", fmt], ["--partitions", str(len(paths))], want)
 
 
+def without_summary(page):
+    """A page of `--format html` without its summary section, which describes
+    the run (the inputs or extracts read, the options, the time)."""
+    start = page.index(b'<section class="summary">')
+    return page[:start] + page[page.index(b"</section>", start) + len(b"</section>"):]
+
+
+def workbook_terms(path):
+    """What a workbook shows of its terms, read with openpyxl: per sheet but the
+    summary (the run's), its title, every cell's value and type, and its charts
+    with their kind and series (the cells each series reads)."""
+    import openpyxl
+    book = openpyxl.load_workbook(path)
+    shown = []
+    for sheet in book.worksheets[1:]:
+        cells = [[(type(c.value).__name__, c.value) for c in row] for row in sheet.iter_rows()]
+        charts = [(type(ch).__name__, [(ser.val.numRef.f if ser.val and ser.val.numRef else None) for ser in ch.series])
+                  for ch in sheet._charts]
+        shown.append((sheet.title, cells, charts))
+    return repr(shown).encode()
+
+
+def people_cases(sc):
+    """SPEC 12.6 through the job: `-o FILE.html` and `-o FILE.xlsx` (the format
+    from the file's name, and given with --format) as `smashtag report -o`
+    writes them, the series' with --by too; all but the summary, which
+    describes the run, is the same (the page byte for byte, the workbook's
+    term sheets cell for cell and chart for chart, read with openpyxl)."""
+    terms = ["#kpop", "*", "#Brexit"]
+    for options in (["--min-count", "1", "--top", "10"], ["--by", "day", "--tz", "Asia/Tokyo", "--top", "3"]):
+        for name, fmt, read in (("page.html", [], without_summary), ("book.xlsx", ["--format", "xlsx"], None)):
+            label = f"people: corpus {' '.join(options)} -o {name} {' '.join(fmt)}".rstrip()
+            if ONLY not in label:
+                continue
+            try:
+                with tempfile.TemporaryDirectory() as d:
+                    job, want = os.path.join(d, "job-" + name), os.path.join(d, "report-" + name)
+                    t = time.monotonic()
+                    printed = spark(sc, terms, [CORPUS], [*options, *fmt, "-o", job])
+                    label += f" ({time.monotonic() - t:.1f} s)"
+                    report(terms, [CORPUS], [*options, *fmt, "-o", want])
+                    if read is None:
+                        got, expected = workbook_terms(job), workbook_terms(want)
+                    else:
+                        with open(job, "rb") as f, open(want, "rb") as g:
+                            got, expected = read(f.read()), read(g.read())
+                    check(label, printed + got, expected)
+            except Exception as e:
+                global failed
+                failed += 1
+                print(f"FAIL  {label}: {type(e).__name__}: {e}", flush=True)
+
+
 def run_command_line():
     """The script as a user runs it: its own Spark, an output file, a quiet stderr, usage errors."""
     global passed, failed
@@ -386,6 +441,10 @@ def run_command_line():
                         "--by", "day", "--tz", "Mars/Olympus"], capture_output=True)
     check("command line: an unknown --tz is a usage error naming it",
           f"{r.returncode} {b'Mars/Olympus' in r.stderr}".encode(), b"2 True")
+    r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "*", SAMPLES,
+                        "--format", "xlsx"], capture_output=True)
+    check("command line: --format xlsx without -o is a usage error before any Spark work",
+          f"{r.returncode} {b'-o FILE' in r.stderr} {b'Spark' in r.stderr}".encode(), b"2 True False")
     r = subprocess.run([sys.executable, script, "--master", MASTER, "--smashtag", BINARY, "-t", "*", SAMPLES,
                         "--retweets", "maybe"], capture_output=True)
     check("command line: a bad option value is a usage error naming it",
