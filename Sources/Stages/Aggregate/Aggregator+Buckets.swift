@@ -53,7 +53,7 @@ extension Aggregator {
         slots.termSlots[t].append(s)
         slots.slotBucket.append(b)
         tweetCounts.append(0)
-        counts.append([:])
+        counts.append(MentionCounts())
         columns?.addSlot()
         return s
     }
@@ -77,13 +77,13 @@ extension Aggregator {
 
     /// Term `t`'s report over all its buckets.
     func wholePeriod(term t: Int, minCount: Int, top: Int?) -> TermReport {
-        var totals: [Int32: Int] = [:]
+        var totals = MentionCounts()
         var tweets = 0
         for s in slots.termSlots[t] {
             tweets += tweetCounts[s]
-            for (m, n) in counts[s] { totals[m, default: 0] += n }
+            counts[s].forEach { m, n in totals.add(m, n) }
         }
-        return TermReport(term: terms[t], tweets: tweets, counts: totals.lazy.map { (self.keys.keys[Int($0.key)], $0.value) },
+        return TermReport(term: terms[t], tweets: tweets, counts: rows(of: totals),
                           minCount: minCount, top: top)
     }
 
@@ -120,7 +120,7 @@ extension Aggregator {
                     guard let s else { return zero }
                     var found: [MentionCount] = [], absent: [MentionCount] = []
                     for (row, id) in chosen {
-                        if let n = counts[s][id] {
+                        if let n = counts[s][Aggregator.key(id)] {
                             var r = row
                             r.count = n
                             found.append(r)

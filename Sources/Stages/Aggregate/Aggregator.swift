@@ -14,7 +14,7 @@ public final class Aggregator {
     private var seen: [Set<UInt64>]
     /// Indexed by term, or with `--by` by slot (a term's bucket, `BucketSlots`).
     var tweetCounts: [Int]
-    var counts: [[Int32: Int]]
+    var counts: [MentionCounts]
     var keys = KeyNumbering()
     /// With `--by` (SPEC §12.4): the buckets, and which slot of the counts holds each (term, bucket).
     public let buckets: TimeBuckets?
@@ -37,14 +37,14 @@ public final class Aggregator {
         seen = Array(repeating: [], count: terms.count)
         let n = buckets == nil ? terms.count : 0
         tweetCounts = Array(repeating: 0, count: n)
-        counts = Array(repeating: [:], count: n)
+        counts = Array(repeating: MentionCounts(), count: n)
         if facts.any { columns = ColumnCounts(terms: n) }
         if buckets != nil { slots.begin(terms: terms.count) }
     }
 
     /// Adds one unit's matches; call in input order.
     public func add(_ e: Extraction) {
-        let global = e.keys.map(globalID)
+        let global = globalIDs(of: e)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
         for i in 0..<e.tweetIDs.count {
@@ -54,7 +54,7 @@ public final class Aggregator {
                 mask &= mask - 1
                 guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
                 tweetCounts[t] += 1
-                for m in e.mentions(of: i) { counts[t][global[Int(m)], default: 0] += 1 }
+                for m in e.mentions(of: i) { counts[t].add(Aggregator.key(global[Int(m)])) }
                 if columns != nil { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
             }
         }
@@ -71,7 +71,7 @@ public final class Aggregator {
                 guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
                 let c = slot(term: t, time: e.times[i])
                 tweetCounts[c] += 1
-                for m in e.mentions(of: i) { counts[c][global[Int(m)], default: 0] += 1 }
+                for m in e.mentions(of: i) { counts[c].add(Aggregator.key(global[Int(m)])) }
                 if columns != nil { addFacts(of: i, in: e, term: c, global: global, spellings: spellings) }
             }
         }
@@ -106,7 +106,7 @@ public final class Aggregator {
             let g = globalID(key)
             if !distinct.contains(g) {
                 distinct.append(g)
-                counts[t][g, default: 0] += 1
+                counts[t].add(Aggregator.key(g))
             }
         }
         if columns != nil {
@@ -147,10 +147,41 @@ public final class Aggregator {
     public func add(counted count: Int, term: Int, mention: String, time: Int64? = nil) {
         if buckets != nil && time == nil { return }
         let t = buckets == nil ? term : slot(term: term, time: time!)
-        counts[t][globalID(mention), default: 0] += count
+        counts[t].add(Aggregator.key(globalID(mention)), count)
     }
 
     func globalID(_ key: String) -> Int32 { keys.number(key) }
+
+    /// Per worker table (`Extraction.keySource`): its ids' global ids, -1 where not yet known.
+    private var tableGlobals: [Int: [Int32]] = [:]
+
+    /// The global id of each of `e`'s keys: by the worker table's number
+    /// when `e` has one and the key was met before, else by its text.
+    private func globalIDs(of e: Extraction) -> [Int32] {
+        guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map(globalID) }
+        var known = tableGlobals.removeValue(forKey: e.keySource) ?? []
+        defer { tableGlobals[e.keySource] = known }
+        return e.keyNumbers.indices.map { k in
+            let n = Int(e.keyNumbers[k])
+            if n < known.count && known[n] >= 0 { return known[n] }
+            if n >= known.count { known += repeatElement(-1, count: max(n + 1 - known.count, known.count, 1024)) }
+            let g = globalID(e.keys[k])
+            known[n] = g
+            return g
+        }
+    }
+
+    /// The counts' key of mention id `m`.
+    @inline(__always)
+    static func key(_ m: Int32) -> UInt64 { UInt64(UInt32(bitPattern: m)) }
+
+    /// `counts` as (signed key, count), for a `TermReport`.
+    func rows(of counts: MentionCounts) -> [(String, Int)] {
+        var rows: [(String, Int)] = []
+        rows.reserveCapacity(counts.count)
+        counts.forEach { m, n in rows.append((keys.keys[Int(m)], n)) }
+        return rows
+    }
 
     /// The reports of every term, in the order the terms were given.
     ///
@@ -164,7 +195,7 @@ public final class Aggregator {
         if buckets != nil { return terms.indices.map { wholePeriod(term: $0, minCount: minCount, top: top) } }
         return terms.indices.map { t in
             var r = TermReport(term: terms[t], tweets: tweetCounts[t],
-                               counts: counts[t].lazy.map { (self.keys.keys[Int($0.key)], $0.value) }, minCount: minCount, top: top)
+                               counts: rows(of: counts[t]), minCount: minCount, top: top)
             if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
             return r
         }

@@ -180,58 +180,81 @@ struct DenseCounts {
     subscript(_ m: Int32) -> Int { Int(m) < counts.count ? counts[Int(m)] : 0 }
 }
 
-/// Counts by a 64-bit key (a pair of 32-bit ids; never `UInt64.max`): an
-/// open-addressing table with linear probing and a multiplicative hash, for
-/// the per-mention adds of a report with columns (`Set`/`Dictionary` hash
-/// each key with SipHash: most of those adds' instructions).
-struct PairCounts {
-    private var keys: [UInt64] = Array(repeating: PairCounts.empty, count: 16)
-    private var values: [Int32] = Array(repeating: 0, count: 16)
+/// Counts by a 64-bit key (a mention id, or a pair of 32-bit ids; never
+/// `UInt64.max`): an open-addressing table with linear probing and a
+/// multiplicative hash, for the per-mention adds of every report (`Set`
+/// and `Dictionary` hash each key with SipHash: most of those adds'
+/// instructions). `Value` is the width of a count: `Int32` where a report
+/// keeps many tables (the pairs of the columns), `Int` otherwise.
+struct CountTable<Value: FixedWidthInteger> {
+    private var keys: [UInt64] = Array(repeating: CountTable.empty, count: 16)
+    private var values: [Value] = Array(repeating: 0, count: 16)
     private var shift: UInt64 = 60
     private(set) var count = 0
 
-    private static let empty = UInt64.max
+    private static var empty: UInt64 { UInt64.max }
 
-    /// Adds one to `key`'s count.
+    /// Adds `n` to `key`'s count (a new key starts at 0, so `n` may be 0).
     ///
     /// - Returns: whether `key` is new.
     @inline(__always)
     @discardableResult
-    mutating func add(_ key: UInt64) -> Bool {
+    mutating func add(_ key: UInt64, _ n: Value = 1) -> Bool {
         let mask = keys.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var i = slot(of: key)
         while true {
             let k = keys[i]
             if k == key {
-                values[i] += 1
+                values[i] += n
                 return false
             }
-            if k == PairCounts.empty { break }
+            if k == CountTable.empty { break }
             i = (i + 1) & mask
         }
         keys[i] = key
-        values[i] = 1
+        values[i] = n
         count += 1
         if count * 4 > keys.count * 3 { grow() }
         return true
     }
 
+    /// `key`'s count, nil when it was never added.
+    subscript(_ key: UInt64) -> Value? {
+        let mask = keys.count - 1
+        var i = slot(of: key)
+        while true {
+            let k = keys[i]
+            if k == key { return values[i] }
+            if k == CountTable.empty { return nil }
+            i = (i + 1) & mask
+        }
+    }
+
     /// Every key with its count, in no particular order.
     func forEach(_ body: (UInt64, Int) -> Void) {
-        for i in keys.indices where keys[i] != PairCounts.empty { body(keys[i], Int(values[i])) }
+        for i in keys.indices where keys[i] != CountTable.empty { body(keys[i], Int(values[i])) }
     }
+
+    @inline(__always)
+    private func slot(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
 
     private mutating func grow() {
         let (oldKeys, oldValues) = (keys, values)
-        keys = Array(repeating: PairCounts.empty, count: oldKeys.count * 2)
+        keys = Array(repeating: CountTable.empty, count: oldKeys.count * 2)
         values = Array(repeating: 0, count: oldKeys.count * 2)
         shift -= 1
         let mask = keys.count - 1
-        for j in oldKeys.indices where oldKeys[j] != PairCounts.empty {
-            var i = Int(truncatingIfNeeded: (oldKeys[j] &* 0x9E37_79B9_7F4A_7C15) >> shift)
-            while keys[i] != PairCounts.empty { i = (i + 1) & mask }
+        for j in oldKeys.indices where oldKeys[j] != CountTable.empty {
+            var i = slot(of: oldKeys[j])
+            while keys[i] != CountTable.empty { i = (i + 1) & mask }
             keys[i] = oldKeys[j]
             values[i] = oldValues[j]
         }
     }
 }
+
+/// Counts of (mention, author) and (mention, spelling) pairs, 12 bytes a slot.
+typealias PairCounts = CountTable<Int32>
+
+/// A report's counts by the aggregator's mention id.
+typealias MentionCounts = CountTable<Int>

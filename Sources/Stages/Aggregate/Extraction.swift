@@ -16,6 +16,11 @@ public struct Extraction: Sendable {
     public internal(set) var mentions: [Int32] = []
     /// Signed, normalised keys (`#swift`, `@nasa`) used by this piece.
     public internal(set) var keys: [String] = []
+    /// The `MentionTable.serial` of the worker's table that numbered `keys`
+    /// (0: none), and each key's number there: a merge then looks a key up
+    /// by its text once per worker, not once per piece.
+    public internal(set) var keySource = 0
+    public internal(set) var keyNumbers: [Int32] = []
 
     // What a run gathers for SPEC §12.3's columns (`ReportColumns.Facts`);
     // empty unless asked for.

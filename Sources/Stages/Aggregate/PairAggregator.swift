@@ -36,7 +36,7 @@ public final class PairAggregator: @unchecked Sendable {
     private var seen: [Set<UInt64>]
     private var tweetCounts: [Int]
     /// Per term: mention (global id) → distinct tweets carrying it, as in the report.
-    private var mentionCounts: [[Int32: Int]]
+    private var mentionCounts: [MentionCounts]
     /// Per term: pair (global ids) → weight counted in the merge, or subtracted there.
     private var merged: [[UInt64: Int32]]
     private var keys: [String] = []
@@ -49,7 +49,7 @@ public final class PairAggregator: @unchecked Sendable {
         self.terms = terms
         seen = Array(repeating: [], count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
-        mentionCounts = Array(repeating: [:], count: terms.count)
+        mentionCounts = Array(repeating: MentionCounts(), count: terms.count)
         merged = Array(repeating: [:], count: terms.count)
     }
 
@@ -84,7 +84,7 @@ public final class PairAggregator: @unchecked Sendable {
                 let kept = seen[t].insert(e.tweetIDs[i]).inserted
                 if kept {
                     tweetCounts[t] += 1
-                    for m in e.mentions(of: i) { mentionCounts[t][global[Int(m)], default: 0] += 1 }
+                    for m in e.mentions(of: i) { mentionCounts[t].add(Aggregator.key(global[Int(m)])) }
                 } else {
                     duplicates += 1
                 }
@@ -111,7 +111,7 @@ public final class PairAggregator: @unchecked Sendable {
             let g = globalID(key)
             if !ids.contains(g) {
                 ids.append(g)
-                mentionCounts[t][g, default: 0] += 1
+                mentionCounts[t].add(Aggregator.key(g))
             }
         }
         PairTable.addPairs(of: ids, by: 1, to: &merged[t])
@@ -123,7 +123,7 @@ public final class PairAggregator: @unchecked Sendable {
 
     /// Adds `count` distinct tweets carrying `mention`, deduplicated elsewhere.
     public func add(counted count: Int, term t: Int, mention: String) {
-        mentionCounts[t][globalID(mention), default: 0] += count
+        mentionCounts[t].add(Aggregator.key(globalID(mention)), count)
     }
 
     /// Adds `weight` distinct tweets carrying both mentions, deduplicated elsewhere.
@@ -174,7 +174,7 @@ public final class PairAggregator: @unchecked Sendable {
                                  let (a, b) = PairTable.split(key)
                                  return (Int(a), Int(b), Int(weight))
                              },
-                             count: { counts[Int32($0)] ?? 0 },
+                             count: { counts[UInt64($0)] ?? 0 },
                              minCount: minCount, top: top, withoutTerm: withoutTerm)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The two kinds of mention a report counts.
 public enum MentionKind: UInt8, Sendable {
@@ -29,6 +30,11 @@ public enum MentionKey {
 ///
 /// - Complexity: O(length) per lookup; memory O(distinct raw spellings).
 public final class MentionTable {
+    /// A number no other table of the process has, so that what a table
+    /// numbered can be told apart from another's (`Extraction.keySource`).
+    public let serial = MentionTable.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<Int>(0)
+
     /// Normalised keys with their sign (`#swift`, `@nasa`), by id.
     public var keys: [String] { numbering.keys }
     private var numbering = KeyNumbering()

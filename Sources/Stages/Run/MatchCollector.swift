@@ -16,9 +16,11 @@ final class MatchCollector: TweetConsumer {
     private var entryLocal: [Int32] = []
     private var piece: Int32 = 0
     private var seen: [(Int32, String?)] = []
+    private let tableSerial: Int
 
     init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init(), times: Bool = false) {
         matcher = TermMatcher(terms: terms, table: table)
+        tableSerial = table.serial
         screen = MentionScreen(terms: terms)
         self.facts = facts
         self.times = times
@@ -93,6 +95,8 @@ final class MatchCollector: TweetConsumer {
             spellingIndex.removeAll(keepingCapacity: true)
             piece += 1
         }
+        result.keySource = tableSerial
+        result.keyNumbers = keys.numbers
         prepare?(result)
         return result
     }

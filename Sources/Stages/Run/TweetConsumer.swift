@@ -31,19 +31,37 @@ protocol TweetConsumer: AnyObject {
 /// A piece's own numbering of the worker's mention keys: a piece carries
 /// each key it uses once, and its tweets refer to them by index.
 struct LocalKeys {
-    private var local: [Int32: Int32] = [:]
+    /// Per table id: the piece that last met it, and its index in that piece
+    /// (arrays indexed by the table's dense ids: no hashing per mention).
+    private var stamp: [Int32] = []
+    private var index: [Int32] = []
+    private var piece: Int32 = 0
+    /// The table id of each of the piece's keys, in the piece's order.
+    private(set) var numbers: [Int32] = []
 
     /// The piece's index of key `id` of `table`, adding the key to `keys` when new.
     @inline(__always)
     mutating func local(_ id: Int32, table: MentionTable, into keys: inout [String]) -> Int32 {
-        if let l = local[id] { return l }
+        let i = Int(id)
+        if i < stamp.count && stamp[i] == piece { return index[i] }
+        if i >= stamp.count {
+            let more = max(i + 1 - stamp.count, stamp.count, 1024)
+            stamp += repeatElement(-1, count: more)
+            index += repeatElement(0, count: more)
+        }
         let l = Int32(keys.count)
-        keys.append(table.keys[Int(id)])
-        local[id] = l
+        keys.append(table.keys[i])
+        numbers.append(id)
+        stamp[i] = piece
+        index[i] = l
         return l
     }
 
-    mutating func reset() { local.removeAll(keepingCapacity: true) }
+    /// Starts the next piece.
+    mutating func reset() {
+        piece += 1
+        numbers.removeAll(keepingCapacity: true)
+    }
 }
 
 /// How the scanner read a tweet: whether its mentions came from its text

@@ -1,0 +1,101 @@
+import XCTest
+@testable import Stages
+
+/// The counting structures of the merge, held to the plain collections they
+/// replace: a `CountTable` to a `Dictionary`, a piece's `LocalKeys` to
+/// numbering keys by their text, and the aggregator's per-worker key cache
+/// to looking every key up by its text.
+final class CountingTests: XCTestCase {
+    func testCountTableCountsAsADictionary() {
+        var generator = SystemRandomNumberGenerator()
+        var table = CountTable<Int>(), pairs = CountTable<Int32>()
+        var reference: [UInt64: Int] = [:]
+        for step in 0..<60_000 {
+            // Mostly small ids, as mention ids are; now and then a wide key, as a pair is.
+            let key = step % 7 == 0 ? UInt64.random(in: 0..<(UInt64.max - 1), using: &generator)
+                : UInt64.random(in: 0..<3_000, using: &generator)
+            let n = step % 11 == 0 ? 0 : Int.random(in: 1...3, using: &generator)
+            let new = table.add(key, n)
+            pairs.add(key, Int32(n))
+            XCTAssertEqual(new, reference[key] == nil, "add says whether the key is new")
+            reference[key, default: 0] += n
+        }
+        XCTAssertEqual(table.count, reference.count)
+        XCTAssertEqual(pairs.count, reference.count)
+        var seen: [UInt64: Int] = [:], seenPairs: [UInt64: Int] = [:]
+        table.forEach { seen[$0] = $1 }
+        pairs.forEach { seenPairs[$0] = $1 }
+        XCTAssertEqual(seen, reference, "forEach gives every key once with its count, 0 for a key added with 0")
+        XCTAssertEqual(seenPairs, reference)
+        for (key, count) in reference.prefix(500) { XCTAssertEqual(table[key], count) }
+        var absent = 0
+        for key in UInt64(3_000)..<UInt64(4_000) where reference[key] == nil {
+            XCTAssertNil(table[key])
+            absent += 1
+        }
+        XCTAssertEqual(absent, 1_000, "keys from 3,000 on were only ever added as wide keys")
+    }
+
+    func testLocalKeysNumberEachPieceAfresh() {
+        let table = MentionTable()
+        let ids = ["#a", "#b", "@c", "#d"].map { table.id(forKey: $0) }
+        var local = LocalKeys(), keys: [String] = []
+        XCTAssertEqual([ids[2], ids[0], ids[2], ids[3], ids[0]].map { local.local($0, table: table, into: &keys) }, [0, 1, 0, 2, 1])
+        XCTAssertEqual(keys, ["@c", "#a", "#d"])
+        XCTAssertEqual(local.numbers, [ids[2], ids[0], ids[3]])
+        local.reset()
+        keys = []
+        XCTAssertEqual([ids[3], ids[1], ids[3]].map { local.local($0, table: table, into: &keys) }, [0, 1, 0],
+                       "a new piece numbers its keys from 0, whatever the piece before met")
+        XCTAssertEqual(keys, ["#d", "#b"])
+        XCTAssertEqual(local.numbers, [ids[3], ids[1]])
+        // Far past what was met: the arrays grow.
+        let far = (0..<5_000).map { table.id(forKey: "#k\($0)") }.last!
+        XCTAssertEqual(local.local(far, table: table, into: &keys), 2)
+        XCTAssertEqual(keys.last, "#k4999")
+    }
+
+    /// Pieces of two workers (two tables that number the same keys
+    /// differently), merged with the cache and without it (the keys' texts
+    /// alone, as an extract read back or a store's scan gives them): the same
+    /// reports, with the columns too.
+    func testTheKeyCacheMergesAsTheKeysTexts() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        var records: [[UInt8]] = []
+        for name in ["twarc-csv/flat.jsonl", "twarc-csv/kpop.jsonl", "twarc-csv/brexit.jsonl", "python-twitter/streaming/lines.json"] {
+            guard let data = FileManager.default.contents(atPath: corpus.appendingPathComponent(name).path) else { continue }
+            records += data.split(separator: UInt8(ascii: "\n")).map(Array.init)
+        }
+        XCTAssertGreaterThan(records.count, 150, "the corpus should be at ../shared/corpus")
+        let terms = try ["*", "#kpop", "#brexit", "@bts_twt", "love"].map { try Term(parsing: $0) }
+        let facts = ReportColumns.Facts(spellings: true, kinds: true, authors: true)
+        // Two workers: the records dealt out in runs of 37, each run a piece.
+        let workers = [UnitScanner(terms: terms, control: RunControl(strict: false), facts: facts),
+                       UnitScanner(terms: terms, control: RunControl(strict: false), facts: facts)]
+        var pieces: [Extraction] = []
+        for (n, start) in stride(from: 0, to: records.count, by: 37).enumerated() {
+            let worker = workers[n % 2]
+            worker.begin()
+            for (line, record) in records[start..<min(start + 37, records.count)].enumerated() {
+                record.withUnsafeBytes { worker.record($0, line: line + 1, origin: Origin(path: "piece \(n)")) }
+            }
+            pieces.append(worker.finish(lines: 37))
+        }
+        XCTAssertEqual(Set(pieces.map(\.keySource)).count, 2, "each worker's pieces name its own table")
+        XCTAssertTrue(pieces.allSatisfy { $0.keySource != 0 && $0.keyNumbers.count == $0.keys.count })
+        let cached = Aggregator(terms: terms, facts: facts)
+        let texts = Aggregator(terms: terms, facts: facts)
+        for piece in pieces {
+            cached.add(piece)
+            var plain = piece
+            plain.keySource = 0
+            plain.keyNumbers = []
+            texts.add(plain)
+        }
+        let (a, b) = (cached.reports(minCount: 1, top: nil), texts.reports(minCount: 1, top: nil))
+        XCTAssertEqual(a, b)
+        XCTAssertGreaterThan(a.map { $0.hashtags.count + $0.users.count }.reduce(0, +), 500, "the pieces hold many mentions")
+        XCTAssertEqual(cached.reports(minCount: 2, top: 10), texts.reports(minCount: 2, top: 10))
+    }
+}
