@@ -41,12 +41,21 @@ public final class MentionTable {
 
     // Open-addressing cache of raw spellings: slot → entry index + 1 (0 = empty).
     private var slots: [Int32] = Array(repeating: 0, count: 1024)
-    private var entryHash: [UInt64] = []
-    private var entryStart: [Int] = []
-    private var entryLength: [Int] = []
-    private var entryID: [Int32] = []
-    private var entryInvalid: [Bool] = []
-    private var entryEscaped: [Bool] = []
+    /// One per raw spelling, all a look-up reads in one place (32 bytes: a
+    /// look-up touches one cache line of them, not one per field).
+    private struct Entry {
+        var hash: UInt64
+        /// Where the spelling's kind byte is in `arena`; its raw bytes follow.
+        var start: Int
+        /// The raw bytes' count plus one (the kind byte).
+        var length: Int32
+        /// Its mention id (-1: empty once decoded).
+        var id: Int32
+        var kind: UInt8
+        var invalid: Bool
+        var escaped: Bool
+    }
+    private var entries: [Entry] = []
     /// Spellings of entries, as far as asked for (`spelling(ofEntry:)`).
     private var spellings: [Spelling] = []
     private var arena: [UInt8] = []
@@ -67,12 +76,12 @@ public final class MentionTable {
     /// - Returns: nil when the mention is empty after decoding.
     @inline(__always)
     func id(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
-        let id = entryID[entry(raw: raw, escaped: escaped, kind: kind)]
+        let id = entries[entry(raw: raw, escaped: escaped, kind: kind)].id
         return id < 0 ? nil : id
     }
 
     /// The mention id of entry `e` (-1: an empty mention).
-    func mentionID(ofEntry e: Int) -> Int32 { entryID[e] }
+    func mentionID(ofEntry e: Int) -> Int32 { entries[e].id }
 
     /// The entry of a raw spelling: one per distinct raw bytes and kind met,
     /// added when new. An entry is a spelling as written (`#Stanford` and
@@ -88,12 +97,13 @@ public final class MentionTable {
             let e = Int(slots[slot])
             if e == 0 { break }
             let i = e - 1
-            if entryHash[i] == h && entryLength[i] == raw.count + 1 && arena[entryStart[i]] == UInt8(tagged) {
+            let entry = entries[i]
+            if entry.hash == h && Int(entry.length) == raw.count + 1 && entry.kind == UInt8(tagged) {
                 let same = arena.withUnsafeBufferPointer { a in
-                    raw.count == 0 || memcmp(a.baseAddress! + entryStart[i] + 1, raw.baseAddress!, raw.count) == 0
+                    raw.count == 0 || memcmp(a.baseAddress! + entry.start + 1, raw.baseAddress!, raw.count) == 0
                 }
                 if same {
-                    if entryInvalid[i] { invalidUTF8Lookups += 1 }
+                    if entry.invalid { invalidUTF8Lookups += 1 }
                     return i
                 }
             }
@@ -112,17 +122,13 @@ public final class MentionTable {
         if invalid { invalidUTF8Lookups += 1 }
         let key = MentionKey.normalize(text)
         let id: Int32 = key.isEmpty ? -1 : self.id(forKey: kind.sign + key)
-        let index = entryHash.count
-        entryHash.append(h)
-        entryStart.append(arena.count)
-        entryLength.append(raw.count + 1)
-        entryID.append(id)
-        entryInvalid.append(invalid)
-        entryEscaped.append(escaped)
+        let index = entries.count
+        entries.append(Entry(hash: h, start: arena.count, length: Int32(raw.count + 1), id: id, kind: UInt8(tagged),
+                             invalid: invalid, escaped: escaped))
         arena.append(UInt8(tagged))
         arena.append(contentsOf: raw)
         slots[slot] = Int32(index + 1)
-        if entryHash.count * 2 > slots.count { grow() }
+        if entries.count * 2 > slots.count { grow() }
         return index
     }
 
@@ -131,12 +137,12 @@ public final class MentionTable {
     /// (`#stanford`). Worked out the first time it is asked for, then kept,
     /// so a run that never asks pays nothing.
     func spelling(ofEntry e: Int) -> String? {
-        if spellings.count <= e { spellings += Array(repeating: .unknown, count: entryHash.count - spellings.count) }
+        if spellings.count <= e { spellings += Array(repeating: .unknown, count: entries.count - spellings.count) }
         if case .known(let s) = spellings[e] { return s }
-        let (start, end) = (entryStart[e] + 1, entryStart[e] + entryLength[e])
-        let kind: MentionKind = arena[entryStart[e]] == MentionKind.hashtag.rawValue ? .hashtag : .user
-        let id = entryID[e]
-        let escaped = entryEscaped[e]
+        let (start, end) = (entries[e].start + 1, entries[e].start + Int(entries[e].length))
+        let kind: MentionKind = entries[e].kind == MentionKind.hashtag.rawValue ? .hashtag : .user
+        let id = entries[e].id
+        let escaped = entries[e].escaped
         let s: String? = arena.withUnsafeBufferPointer { a in
             let raw = UnsafeBufferPointer(rebasing: a[start..<end])
             if !escaped && !raw.contains(where: { $0 >= 0x80 }) {
@@ -164,8 +170,8 @@ public final class MentionTable {
     private func grow() {
         var newSlots = [Int32](repeating: 0, count: slots.count * 2)
         let mask = newSlots.count - 1
-        for i in 0..<entryHash.count {
-            var slot = Int(truncatingIfNeeded: entryHash[i]) & mask
+        for i in entries.indices {
+            var slot = Int(truncatingIfNeeded: entries[i].hash) & mask
             while newSlots[slot] != 0 { slot = (slot + 1) & mask }
             newSlots[slot] = Int32(i + 1)
         }
