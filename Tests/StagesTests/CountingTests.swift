@@ -36,6 +36,17 @@ final class CountingTests: XCTestCase {
         XCTAssertEqual(absent, 1_000, "keys from 3,000 on were only ever added as wide keys")
     }
 
+    func testKeyNumberingNumbersInOrderWithOneLookUp() {
+        var numbering = KeyNumbering()
+        XCTAssertEqual(["#a", "@b", "#a", "#é", "@b", "#c"].map { numbering.number($0) }, [0, 1, 0, 2, 1, 3])
+        XCTAssertEqual(numbering.keys, ["#a", "@b", "#é", "#c"])
+        XCTAssertEqual(numbering.number("#e\u{301}"), 2, "keys are Strings: a canonically equal spelling is the same key")
+        XCTAssertEqual(numbering.keys.count, 4)
+        XCTAssertEqual(numbering.existing("#c"), 3)
+        XCTAssertNil(numbering.existing("#d"))
+        XCTAssertEqual(numbering.keys.count, 4, "asking does not add")
+    }
+
     func testLocalKeysNumberEachPieceAfresh() {
         let table = MentionTable()
         let ids = ["#a", "#b", "@c", "#d"].map { table.id(forKey: $0) }

@@ -8,13 +8,20 @@ struct KeyNumbering {
     private var numbers: [String: Int32] = [:]
 
     /// The number of `key`, given it if new.
+    ///
+    /// One look-up either way: the dictionary's in-place access adds the key
+    /// with the next number when it is missing (a non-ASCII `String` costs
+    /// hundreds of instructions to hash, and most keys of a report are new
+    /// to the table that numbers them).
     mutating func number(_ key: String) -> Int32 {
-        if let n = numbers[key] { return n }
-        let n = Int32(keys.count)
-        keys.append(key)
-        numbers[key] = n
+        let next = Int32(keys.count)
+        let n = KeyNumbering.value(&numbers[key, default: next])
+        if n == next { keys.append(key) }
         return n
     }
+
+    @inline(__always)
+    private static func value(_ slot: inout Int32) -> Int32 { slot }
 
     /// The number of `key` if it has one.
     func existing(_ key: String) -> Int32? { numbers[key] }
