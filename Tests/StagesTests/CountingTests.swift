@@ -47,6 +47,22 @@ final class CountingTests: XCTestCase {
         XCTAssertEqual(numbering.keys.count, 4, "asking does not add")
     }
 
+    /// The screen looks spellings up in the worker's table without a trace:
+    /// invalid UTF-8 counts only when extraction asks (the tweet is kept).
+    func testAnUncountedLookUpLeavesNoTrace() {
+        let table = MentionTable()
+        let invalid: [UInt8] = [0x61, 0xFF, 0x62]
+        invalid.withUnsafeBytes { raw in
+            XCTAssertNotNil(table.uncountedID(raw: raw, escaped: false, kind: .hashtag))
+            XCTAssertEqual(table.invalidUTF8Lookups, 0, "a new spelling, looked at by the screen")
+            XCTAssertNotNil(table.uncountedID(raw: raw, escaped: false, kind: .hashtag))
+            XCTAssertEqual(table.invalidUTF8Lookups, 0, "a known one")
+            XCTAssertEqual(table.id(raw: raw, escaped: false, kind: .hashtag), table.uncountedID(raw: raw, escaped: false, kind: .hashtag))
+            XCTAssertEqual(table.invalidUTF8Lookups, 1, "extraction's look counts it")
+        }
+        XCTAssertEqual(table.keys, ["#a\u{FFFD}b"])
+    }
+
     func testLocalKeysNumberEachPieceAfresh() {
         let table = MentionTable()
         let ids = ["#a", "#b", "@c", "#d"].map { table.id(forKey: $0) }

@@ -80,13 +80,25 @@ public final class MentionTable {
         return id < 0 ? nil : id
     }
 
+    /// `id(raw:escaped:kind:)` for a look that must leave no trace a report
+    /// could show: invalid UTF-8 in the spelling is not counted
+    /// (`invalidUTF8Lookups`), though the spelling is remembered as usual.
+    /// The screen asks so of tweets it may rule out.
+    @inline(__always)
+    func uncountedID(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
+        let id = entries[entry(raw: raw, escaped: escaped, kind: kind, counting: false)].id
+        return id < 0 ? nil : id
+    }
+
     /// The mention id of entry `e` (-1: an empty mention).
     func mentionID(ofEntry e: Int) -> Int32 { entries[e].id }
 
     /// The entry of a raw spelling: one per distinct raw bytes and kind met,
     /// added when new. An entry is a spelling as written (`#Stanford` and
     /// `#stanford` are two entries of one mention id).
-    func entry(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int {
+    ///
+    /// - Parameter counting: whether a spelling with invalid UTF-8 counts in `invalidUTF8Lookups`.
+    func entry(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool = true) -> Int {
         let h = MentionTable.hash(raw, kind: kind.rawValue)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
@@ -102,7 +114,7 @@ public final class MentionTable {
                                                             raw.count)
                 }
                 if same {
-                    if entry.invalid { invalidUTF8Lookups += 1 }
+                    if entry.invalid && counting { invalidUTF8Lookups += 1 }
                     return i
                 }
             }
@@ -118,7 +130,7 @@ public final class MentionTable {
             text = String(decoding: raw, as: UTF8.self)
             invalid = !text.utf8.elementsEqual(raw)
         }
-        if invalid { invalidUTF8Lookups += 1 }
+        if invalid && counting { invalidUTF8Lookups += 1 }
         let key = MentionKey.normalize(text)
         let id: Int32 = key.isEmpty ? -1 : self.id(forKey: kind.sign + key)
         let index = entries.count

@@ -7,11 +7,12 @@
 /// (no escape, no byte above 0x7F) normalises to its ASCII lowercasing
 /// (NFC leaves ASCII alone), so it is compared with the terms' keys
 /// case-insensitively, in place. Anything else (an escape, any non-ASCII
-/// byte, such as the Kelvin sign that NFC maps to `K`) is decoded and
-/// normalised by a `MentionTable` of the screen's own, as the extract stage
-/// does it, once per spelling: the tweet may match when the key is a term's.
-/// The screen's table is not the worker's, so what it meets of tweets that
-/// are ruled out is never counted or reported.
+/// byte, such as the Kelvin sign that NFC maps to `K`) is looked up in the
+/// worker's `MentionTable`, which decodes and normalises it once per
+/// spelling as the extract stage does: the tweet may match when the key is
+/// a term's, and extraction then finds the spelling already there. The look
+/// counts nothing (`uncountedID`), so a tweet ruled out leaves no trace in
+/// what the run reports.
 ///
 /// Word terms are screened on the tweet's full text, the text the match
 /// stage reads, by `WordMatch.mayMatch` (false only when the raw bytes
@@ -22,15 +23,19 @@ struct MentionScreen {
     private let users: [[UInt8]]
     private let authors: [[UInt8]]
     private let words: [WordMatch]
-    /// Escaped and non-ASCII spellings with their normalised keys' ids, and
-    /// the ids there of the hashtag terms and of the user and author terms.
-    private let spellings = MentionTable()
+    /// The table escaped and non-ASCII spellings are looked up in (the
+    /// worker's), and the ids there of the hashtag terms and of the user and
+    /// author terms.
+    private let spellings: MentionTable
     private let hashtagIDs: [Int32]
     private let userIDs: [Int32]
     private let authorIDs: [Int32]
 
     /// A screen for `terms`, or nil when some term needs every tweet looked at.
-    init?(terms: [Term]) {
+    ///
+    /// - Parameter table: the worker's mention table (a table of the
+    ///   screen's own when none is given).
+    init?(terms: [Term], table: MentionTable = MentionTable()) {
         var hashtags: [[UInt8]] = [], users: [[UInt8]] = [], authors: [[UInt8]] = [], words: [WordMatch] = []
         for term in terms {
             switch term.kind {
@@ -45,7 +50,7 @@ struct MentionScreen {
         self.users = users
         self.authors = authors
         self.words = words
-        let table = spellings
+        spellings = table
         hashtagIDs = hashtags.map { table.id(forKey: "#" + String(decoding: $0, as: UTF8.self)) }
         userIDs = users.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
         authorIDs = authors.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
@@ -110,7 +115,7 @@ struct MentionScreen {
         let p = record.base + span.start
         let n = span.end &- span.start
         if span.escaped || (0..<n).contains(where: { p[$0] >= 0x80 }) {
-            guard let id = spellings.id(raw: UnsafeRawBufferPointer(start: p, count: n), escaped: span.escaped, kind: kind) else {
+            guard let id = spellings.uncountedID(raw: UnsafeRawBufferPointer(start: p, count: n), escaped: span.escaped, kind: kind) else {
                 return false  // empty once decoded: the extract stage drops it
             }
             return ids.contains(id)

@@ -21,7 +21,7 @@ final class MatchCollector: TweetConsumer {
     init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init(), times: Bool = false) {
         matcher = TermMatcher(terms: terms, table: table)
         tableSerial = table.serial
-        screen = MentionScreen(terms: terms)
+        screen = MentionScreen(terms: terms, table: table)
         self.facts = facts
         self.times = times
     }
