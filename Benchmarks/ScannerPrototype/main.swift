@@ -137,19 +137,6 @@ struct Stage1 {
 func stage2(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt32>, _ count: Int, stack: UnsafeMutablePointer<UInt8>) -> Bool {
     var k = 0
     var depth = 0
-    @inline(__always) func scalarOK(_ at: Int) -> Bool {
-        let c = p[at]
-        if c == 0x74 { return at + 4 <= n && p[at+1] == 0x72 && p[at+2] == 0x75 && p[at+3] == 0x65 && (at + 4 == n || !isScalarByte(p[at+4])) }
-        if c == 0x66 { return at + 5 <= n && p[at+1] == 0x61 && p[at+2] == 0x6C && p[at+3] == 0x73 && p[at+4] == 0x65 && (at + 5 == n || !isScalarByte(p[at+5])) }
-        if c == 0x6E { return at + 4 <= n && p[at+1] == 0x75 && p[at+2] == 0x6C && p[at+3] == 0x6C && (at + 4 == n || !isScalarByte(p[at+4])) }
-        var i = at
-        if p[i] == 0x2D { i += 1 }
-        guard i < n, p[i] &- 0x30 < 10 else { return false }
-        if p[i] == 0x30 { i += 1 } else { while i < n && p[i] &- 0x30 < 10 { i += 1 } }
-        if i < n && p[i] == 0x2E { i += 1; guard i < n, p[i] &- 0x30 < 10 else { return false }; while i < n && p[i] &- 0x30 < 10 { i += 1 } }
-        if i < n && p[i] | 0x20 == 0x65 { i += 1; if i < n && (p[i] == 0x2B || p[i] == 0x2D) { i += 1 }; guard i < n, p[i] &- 0x30 < 10 else { return false }; while i < n && p[i] &- 0x30 < 10 { i += 1 } }
-        return i == n || !isScalarByte(p[i])
-    }
     var expectValue = true
     while k < count {
         let at = Int(idx[k]); let c = p[at]
@@ -169,7 +156,7 @@ func stage2(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt32>, _
                 continue
             case 0x22: k += 2; expectValue = false
             default:
-                guard c != 0x7D, c != 0x5D, c != 0x3A, c != 0x2C, scalarOK(at) else { return false }
+                guard c != 0x7D, c != 0x5D, c != 0x3A, c != 0x2C, scalarOK(p, n, at) else { return false }
                 k += 1; expectValue = false
             }
             if depth == 0 { return k == count }
@@ -233,7 +220,8 @@ let afterOf: [UInt8] = [9, 7, 8, 8, 10, 10, 10, 10, 10, 10, 10]
 
 @inline(never)
 func stage2Table(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt32>, _ count: Int,
-                 stack: UnsafeMutablePointer<UInt8>) -> Bool {
+                 stack: UnsafeMutablePointer<UInt8>, opens: UnsafeMutablePointer<Int32>? = nil,
+                 jump: UnsafeMutablePointer<Int32>? = nil) -> Bool {
     var state: UInt8 = 0
     var depth = 0
     var scalarsOK = true
@@ -250,8 +238,10 @@ func stage2Table(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt3
                         depth &-= 1
                         if depth < 0 { state = 10; return }
                         state = stack[depth]
+                        if let jump, let opens { jump[Int(opens[depth])] = Int32(k) }
                     } else {
                         stack[depth] = after[Int(state)]
+                        opens?[depth] = Int32(k)
                         depth &+= 1
                         state = t == 12 ? 4 : 3
                     }
@@ -263,8 +253,8 @@ func stage2Table(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt3
     return scalarsOK && state == 9 && depth == 0
 }
 
-/// Mode 4: `stage2Table` that also records, for each opening bracket, the
-/// position of its closing one (`jump`), then a walk of the record through
+/// Mode 4: `stage2Table` recording, for each opening bracket, the position
+/// of its closing one (`jump`), then a walk of the record through
 /// the positions alone, as a decoder on them would: the top-level members,
 /// `user.screen_name`, `entities.hashtags[].text` and `user_mentions`, into
 /// `retweeted_status` and `quoted_status`; a value the walk does not want is
@@ -273,35 +263,7 @@ func stage2Table(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt3
 @inline(never)
 func stage2AndWalk(_ p: UnsafePointer<UInt8>, _ n: Int, _ idx: UnsafePointer<UInt32>, _ count: Int,
                    stack: UnsafeMutablePointer<UInt8>, opens: UnsafeMutablePointer<Int32>, jump: UnsafeMutablePointer<Int32>) -> Int {
-    var state: UInt8 = 0
-    var depth = 0
-    var scalarsOK = true
-    classOf.withUnsafeBufferPointer { cls in
-        transitions.withUnsafeBufferPointer { table in
-            afterOf.withUnsafeBufferPointer { after in
-                for k in 0..<count {
-                    let at = Int(idx[k])
-                    let c = cls[Int(p[at])]
-                    let t = table[Int(state) &* 8 &+ Int(c)]
-                    if t < 12 {
-                        state = t
-                    } else if t == 14 {
-                        depth &-= 1
-                        if depth < 0 { state = 10; return }
-                        state = stack[depth]
-                        jump[Int(opens[depth])] = Int32(k)
-                    } else {
-                        stack[depth] = after[Int(state)]
-                        opens[depth] = Int32(k)
-                        depth &+= 1
-                        state = t == 12 ? 4 : 3
-                    }
-                    if c == 7 && !scalarOK(p, n, at) { scalarsOK = false }
-                }
-            }
-        }
-    }
-    guard scalarsOK && state == 9 && depth == 0 else { return -1 }
+    guard stage2Table(p, n, idx, count, stack: stack, opens: opens, jump: jump) else { return -1 }
     var found = 0
     /// The key at position m (an opening quote) equals `name`.
     @inline(__always) func key(_ m: Int, is name: StaticString) -> Bool {
