@@ -36,6 +36,20 @@ final class CountingTests: XCTestCase {
         XCTAssertEqual(absent, 1_000, "keys from 3,000 on were only ever added as wide keys")
     }
 
+    func testTweetIDSetKeepsEachIDOnceAsASet() {
+        var generator = SystemRandomNumberGenerator()
+        var set = TweetIDSet(), reference = Set<UInt64>()
+        // Snowflake-like ids, small ids, and the two ends (0 marks an empty slot inside).
+        var ids: [UInt64] = [0, UInt64.max, 1, 0, UInt64.max]
+        for _ in 0..<40_000 {
+            ids.append(Bool.random(using: &generator) ? UInt64.random(in: 1_200_000_000_000_000_000...1_300_000_000_000_000_000, using: &generator)
+                       : UInt64.random(in: 0..<5_000, using: &generator))
+        }
+        ids += ids.prefix(10_000)
+        for id in ids { XCTAssertEqual(set.insert(id), reference.insert(id).inserted, "id \(id)") }
+        XCTAssertEqual(set.count, reference.count)
+    }
+
     func testKeyNumberingNumbersInOrderWithOneLookUp() {
         var numbering = KeyNumbering()
         XCTAssertEqual(["#a", "@b", "#a", "#é", "@b", "#c"].map { numbering.number($0) }, [0, 1, 0, 2, 1, 3])

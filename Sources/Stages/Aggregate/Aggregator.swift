@@ -11,7 +11,7 @@
 ///   O(distinct mentions × terms) for the counts.
 public final class Aggregator {
     public let terms: [Term]
-    private var seen: [Set<UInt64>]
+    private var seen: [TweetIDSet]
     /// Indexed by term, or with `--by` by slot (a term's bucket, `BucketSlots`).
     var tweetCounts: [Int]
     var counts: [MentionCounts]
@@ -34,7 +34,7 @@ public final class Aggregator {
         self.terms = terms
         self.facts = facts
         self.buckets = buckets
-        seen = Array(repeating: [], count: terms.count)
+        seen = Array(repeating: TweetIDSet(), count: terms.count)
         let n = buckets == nil ? terms.count : 0
         tweetCounts = Array(repeating: 0, count: n)
         counts = Array(repeating: MentionCounts(), count: n)
@@ -52,7 +52,7 @@ public final class Aggregator {
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
+                guard seen[t].insert(e.tweetIDs[i]) else { duplicates += 1; continue }
                 tweetCounts[t] += 1
                 for m in e.mentions(of: i) { counts[t].add(Aggregator.key(global[Int(m)])) }
                 if columns != nil { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
@@ -68,7 +68,7 @@ public final class Aggregator {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
                 guard i < e.times.count else { unknownTime += 1; continue }
-                guard seen[t].insert(e.tweetIDs[i]).inserted else { duplicates += 1; continue }
+                guard seen[t].insert(e.tweetIDs[i]) else { duplicates += 1; continue }
                 let c = slot(term: t, time: e.times[i])
                 tweetCounts[c] += 1
                 for m in e.mentions(of: i) { counts[c].add(Aggregator.key(global[Int(m)])) }
@@ -98,7 +98,7 @@ public final class Aggregator {
     @discardableResult
     public func add(tweet id: UInt64, term: Int, mentions: [String], facts tweet: TweetFacts? = nil, time: Int64? = nil) -> Bool {
         if buckets != nil && time == nil { unknownTime += 1; return false }
-        guard seen[term].insert(id).inserted else { duplicates += 1; return false }
+        guard seen[term].insert(id) else { duplicates += 1; return false }
         let t = buckets == nil ? term : slot(term: term, time: time!)
         tweetCounts[t] += 1
         var distinct: [Int32] = []

@@ -258,3 +258,50 @@ typealias PairCounts = CountTable<Int32>
 
 /// A report's counts by the aggregator's mention id.
 typealias MentionCounts = CountTable<Int>
+
+/// The tweet ids a term has counted (SPEC §6: each tweet once): an
+/// open-addressing set of 64-bit ids with linear probing and a
+/// multiplicative hash, as `Set<UInt64>` but without SipHash on the merge's
+/// path (one insert per matching tweet and term). Id 0 is kept apart, 0
+/// marking an empty slot.
+struct TweetIDSet {
+    private var slots: [UInt64] = Array(repeating: 0, count: 64)
+    private var shift: UInt64 = 58
+    private var hasZero = false
+    private(set) var count = 0
+
+    /// Adds `id`; whether it was new.
+    @inline(__always)
+    mutating func insert(_ id: UInt64) -> Bool {
+        guard id != 0 else {
+            if hasZero { return false }
+            hasZero = true
+            count += 1
+            return true
+        }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        while true {
+            let k = slots[i]
+            if k == id { return false }
+            if k == 0 { break }
+            i = (i + 1) & mask
+        }
+        slots[i] = id
+        count += 1
+        if count * 3 > slots.count * 2 { grow() }
+        return true
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        shift -= 1
+        let mask = slots.count - 1
+        for id in old where id != 0 {
+            var i = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = id
+        }
+    }
+}

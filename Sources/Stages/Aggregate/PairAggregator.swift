@@ -33,7 +33,7 @@ public final class PairAggregator: @unchecked Sendable {
     // lasts (`prepare`), everything else only under the merge lock (`add`)
     // or after the barrier.
     public let terms: [Term]
-    private var seen: [Set<UInt64>]
+    private var seen: [TweetIDSet]
     private var tweetCounts: [Int]
     /// Per term: mention (global id) → distinct tweets carrying it, as in the report.
     private var mentionCounts: [MentionCounts]
@@ -47,7 +47,7 @@ public final class PairAggregator: @unchecked Sendable {
 
     public init(terms: [Term]) {
         self.terms = terms
-        seen = Array(repeating: [], count: terms.count)
+        seen = Array(repeating: TweetIDSet(), count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         mentionCounts = Array(repeating: MentionCounts(), count: terms.count)
         merged = Array(repeating: [:], count: terms.count)
@@ -81,7 +81,7 @@ public final class PairAggregator: @unchecked Sendable {
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                let kept = seen[t].insert(e.tweetIDs[i]).inserted
+                let kept = seen[t].insert(e.tweetIDs[i])
                 if kept {
                     tweetCounts[t] += 1
                     for m in e.mentions(of: i) { mentionCounts[t].add(Aggregator.key(global[Int(m)])) }
@@ -104,7 +104,7 @@ public final class PairAggregator: @unchecked Sendable {
     /// - Returns: whether it counted (false for a duplicate).
     @discardableResult
     public func add(tweet id: UInt64, term t: Int, mentions: [String]) -> Bool {
-        guard seen[t].insert(id).inserted else { duplicates += 1; return false }
+        guard seen[t].insert(id) else { duplicates += 1; return false }
         tweetCounts[t] += 1
         var ids: [Int32] = []
         for key in mentions {
