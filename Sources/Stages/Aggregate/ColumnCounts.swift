@@ -280,7 +280,7 @@ struct TweetIDSet {
             return true
         }
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        var i = slot(of: id)
         while true {
             let k = slots[i]
             if k == id { return false }
@@ -293,13 +293,16 @@ struct TweetIDSet {
         return true
     }
 
+    @inline(__always)
+    private func slot(of id: UInt64) -> Int { Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)
         shift -= 1
         let mask = slots.count - 1
         for id in old where id != 0 {
-            var i = Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            var i = slot(of: id)
             while slots[i] != 0 { i = (i + 1) & mask }
             slots[i] = id
         }
