@@ -72,4 +72,32 @@ final class DefectTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("a-truncated.jsonl.gz"), r.stderr)
         XCTAssertTrue(r.stderr.contains("c-random.json"), r.stderr)
     }
+
+    /// A hashtag whose text starts with a combining mark (`#` and U+0301 are
+    /// one Swift `Character`) is a hashtag on every path: from the dumps in
+    /// both mention modes, through `extract | aggregate` (whose reader once
+    /// refused its line), from a store, in `export`, and as a term.
+    func testAHashtagStartingWithAMarkIsAHashtagOnEveryPath() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dump = dir.appendingPathComponent("mark.jsonl").path, store = dir.appendingPathComponent("s.db").path
+        let line = #"{"id":1,"text":"x #\u0301abc @b","user":{"screen_name":"a"},"entities":{"hashtags":[{"text":"\u0301ABC"}],"user_mentions":[{"screen_name":"b"}]}}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: dump))
+        let expected = "term,type,mention,count\n*,hashtag,#\u{301}abc,1\n*,user,@b,1\n"
+        let csv = ["--format", "csv", "--min-count", "1"]
+        XCTAssertEqual(try Smashtag.report(["*", dump] + csv).stdout, expected)
+        XCTAssertEqual(try Smashtag.report(["*", dump, "--mentions-from", "text"] + csv).stdout, expected)
+        let extracted = try Smashtag.run(["extract", "*", dump])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        let aggregated = try Smashtag.run(["aggregate", "-", "--min-count", "1", "--format", "csv"], stdin: Data(extracted.stdout.utf8))
+        XCTAssertEqual(aggregated.stdout, expected, aggregated.stderr)
+        XCTAssertEqual(aggregated.stderr.contains("bad"), false, aggregated.stderr)
+        XCTAssertEqual(try Smashtag.run(["ingest", dump, "--store", store, "-q"]).status, 0)
+        XCTAssertEqual(try Smashtag.report(["*", "--store", store] + csv).stdout, expected)
+        let export = try Smashtag.run(["export", "--store", store])
+        XCTAssertTrue(export.stdout.contains(#""hashtags":[{"tag":"\#u{301}abc"}],"mentions":[{"username":"b"}]"#), export.stdout)
+        let term = try Smashtag.report(["#\u{301}abc", dump] + csv)
+        XCTAssertEqual(term.stdout, expected.replacingOccurrences(of: "\n*,", with: "\n#\u{301}abc,"), "the term is a hashtag term")
+    }
 }

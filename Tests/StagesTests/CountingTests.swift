@@ -61,6 +61,36 @@ final class CountingTests: XCTestCase {
         XCTAssertEqual(numbering.keys.count, 4, "asking does not add")
     }
 
+    /// ASCII keys are numbered by their bytes, the rest by `String`: every
+    /// key must still get the number a `[String: Int32]` (Swift's equality)
+    /// gives it, also a non-ASCII key canonically equal to an ASCII one.
+    func testKeyNumberingAgreesWithStringEquality() {
+        var numbering = KeyNumbering()
+        var reference: [String: Int32] = [:]
+        var order: [String] = []
+        func check(_ key: String, _ why: String = "") {
+            let expected = reference[key] ?? Int32(order.count)
+            if reference[key] == nil { reference[key] = expected; order.append(key) }
+            XCTAssertEqual(numbering.number(key), expected, "\(key.unicodeScalars.map { String($0.value, radix: 16) }) \(why)")
+        }
+        // U+212A KELVIN SIGN, U+037E GREEK QUESTION MARK and U+1FEF GREEK VARIA are canonically K, ; and `.
+        check("#k"); check("#K"); check("#\u{212A}", "Kelvin is K"); check("@a;b"); check("@a\u{037E}b", "is a;b")
+        check("#x\u{1FEF}", "is x`"); check("#x`"); check("#\u{212A}\u{212A}é"); check("#KKe\u{301}", "non-ASCII both")
+        check("#é"); check("#e\u{301}"); check("#\u{212B}", "Angstrom is Å"); check("#Å"); check(""); check("#")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "K", ";", "`", "\u{212A}", "\u{037E}", "\u{1FEF}", "é", "e\u{301}", "д", "東", "_", "1"]
+        for _ in 0..<30_000 {
+            let n = Int.random(in: 0...6, using: &generator)
+            let key = (Bool.random(using: &generator) ? "#" : "@") + (0..<n).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            check(key)
+        }
+        XCTAssertEqual(numbering.keys, order, "each key as first met")
+        for key in reference.keys.shuffled().prefix(2_000) { XCTAssertEqual(numbering.existing(key), reference[key]) }
+        XCTAssertNil(numbering.existing("#not-there"))
+        XCTAssertNil(numbering.existing("#not-\u{212A}here"))
+        XCTAssertEqual(numbering.keys.count, order.count, "asking does not add")
+    }
+
     /// The screen looks spellings up in the worker's table without a trace:
     /// invalid UTF-8 counts only when extraction asks (the tweet is kept).
     func testAnUncountedLookUpLeavesNoTrace() {

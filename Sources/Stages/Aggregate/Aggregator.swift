@@ -296,7 +296,7 @@ public struct TermReport: Equatable, Sendable {
         var hashtags: [MentionCount] = [], users: [MentionCount] = []
         for (key, count) in counts where count >= minCount {
             let row = MentionCount(mention: key, count: count)
-            if key.hasPrefix("#") { hashtags.append(row) } else { users.append(row) }
+            if key.signedKind == .hashtag { hashtags.append(row) } else { users.append(row) }
         }
         hashtags.sortInReportOrder()
         users.sortInReportOrder()

@@ -390,7 +390,7 @@ public final class ExtractReader: RecordHandler {
                 var opened = TweetFacts()
                 if carriesFacts {
                     guard fields[3] == "o" || fields[3] == "r" else { return bad("a kind that is neither o nor r") }
-                    guard let author = ExtractFormat.unescape(fields[4]), author == "-" || author.hasPrefix("@") else {
+                    guard let author = ExtractFormat.unescape(fields[4]), author == "-" || author.signedKind == .user else {
                         return bad("an author that is neither @name nor -")
                     }
                     opened = TweetFacts(retweet: fields[3] == "r", author: author == "-" ? nil : author)
@@ -407,12 +407,12 @@ public final class ExtractReader: RecordHandler {
                 current = (t, id)
             }
             if isM {
-                guard let m = ExtractFormat.unescape(fields[3]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                guard let m = ExtractFormat.unescape(fields[3]), m.signedKind != nil else {
                     return bad("a mention without # or @")
                 }
                 mentions.append(m)
                 for sp in fields.dropFirst(4) {
-                    guard let spelling = ExtractFormat.unescape(sp), spelling.first == m.first else {
+                    guard let spelling = ExtractFormat.unescape(sp), spelling.utf8.first == m.utf8.first else {
                         return bad("a spelling without its mention's sign")
                     }
                     tweetFacts.spellings.append((m, spelling))
@@ -438,7 +438,7 @@ public final class ExtractReader: RecordHandler {
             guard let count = Int(fields[(isC ? 3 : 2) + shift]), count >= 0 else { return bad("a count that is not a whole number") }
             finishTweet()
             if isC {
-                guard let m = ExtractFormat.unescape(fields[2 + shift]), m.hasPrefix("#") || m.hasPrefix("@") else {
+                guard let m = ExtractFormat.unescape(fields[2 + shift]), m.signedKind != nil else {
                     return bad("a mention without # or @")
                 }
                 aggregator?.add(counted: count, term: t, mention: m, time: time)
@@ -465,7 +465,7 @@ public final class ExtractReader: RecordHandler {
             }
             guard let weight = Int(fields[4]), weight >= 0 else { return bad("a weight that is not a whole number") }
             guard let a = ExtractFormat.unescape(fields[2]), let b = ExtractFormat.unescape(fields[3]),
-                  a.hasPrefix("#") || a.hasPrefix("@"), b.hasPrefix("#") || b.hasPrefix("@") else {
+                  a.signedKind != nil, b.signedKind != nil else {
                 return bad("a mention without # or @")
             }
             guard a != b else { return bad("a pair of one mention with itself") }

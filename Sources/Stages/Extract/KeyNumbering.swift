@@ -1,28 +1,161 @@
 /// Numbers keys in the order they are first met: the one interner behind a
 /// worker's `MentionTable` and the aggregator's merged keys.
 ///
-/// - Complexity: O(1) expected per lookup; memory O(distinct keys).
+/// Two keys get one number exactly when they are equal as Swift strings
+/// (canonically equivalent). Most keys are ASCII, and an ASCII string is
+/// equal only to itself and to strings whose only non-ASCII scalars are
+/// the three whose canonical decomposition is ASCII (U+037E → `;`, U+1FEF
+/// → `` ` ``, U+212A → `K`). So ASCII keys, and those three folded to
+/// ASCII, are numbered by their bytes in a table of this type's own (a
+/// word-at-a-time hash, no `String` hashing, which costs hundreds of
+/// instructions a key and as much again when a dictionary grows); every
+/// other key by a `[String: Int32]`, with Swift's equality.
+///
+/// - Complexity: O(length) expected per lookup; memory O(distinct keys).
 struct KeyNumbering {
-    /// The keys, by number.
+    /// The keys, by number: each as first met.
     private(set) var keys: [String] = []
-    private var numbers: [String: Int32] = [:]
+    /// Keys with non-ASCII scalars that fold to no ASCII string.
+    private var others: [String: Int32] = [:]
+    /// Open addressing over the ASCII keys: slot → number + 1 (0 = empty).
+    private var slots: [Int32] = []
+    /// Per number: the hash, start and length of its ASCII bytes in `arena` (unused for `others`).
+    private var hashes: [UInt64] = []
+    private var starts: [Int32] = []
+    private var lengths: [Int32] = []
+    private var arena: [UInt8] = []
+    private var asciiCount = 0
 
     /// The number of `key`, given it if new.
-    ///
-    /// One look-up either way: the dictionary's in-place access adds the key
-    /// with the next number when it is missing (a non-ASCII `String` costs
-    /// hundreds of instructions to hash, and most keys of a report are new
-    /// to the table that numbers them).
     mutating func number(_ key: String) -> Int32 {
+        var contiguous = key
+        return contiguous.withUTF8 { bytes in
+            if KeyNumbering.isASCII(bytes) { return number(ascii: UnsafeRawBufferPointer(bytes)) { key } }
+            return numberOther(key, bytes)
+        }
+    }
+
+    /// The number of the ASCII key whose bytes are `bytes`, given it if new
+    /// (then `makeKey` makes its text, the only string made).
+    mutating func number(ascii bytes: UnsafeRawBufferPointer, makeKey: () -> String) -> Int32 {
+        let h = MentionTable.hash(bytes, kind: 0)
+        if let n = find(bytes, hash: h) { return n }
+        let n = Int32(keys.count)
+        keys.append(makeKey())
+        insert(bytes, hash: h, number: n)
+        return n
+    }
+
+    /// The number of `key` if it has one.
+    func existing(_ key: String) -> Int32? {
+        var contiguous = key
+        return contiguous.withUTF8 { bytes in
+            if KeyNumbering.isASCII(bytes) {
+                let raw = UnsafeRawBufferPointer(bytes)
+                return find(raw, hash: MentionTable.hash(raw, kind: 0))
+            }
+            if let folded = KeyNumbering.foldedToASCII(bytes) {
+                return folded.withUnsafeBytes { find($0, hash: MentionTable.hash($0, kind: 0)) }
+            }
+            return others[key]
+        }
+    }
+
+    private mutating func numberOther(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if let folded = KeyNumbering.foldedToASCII(bytes) {
+            return folded.withUnsafeBytes { number(ascii: $0) { key } }
+        }
         let next = Int32(keys.count)
-        let n = KeyNumbering.value(&numbers[key, default: next])
-        if n == next { keys.append(key) }
+        let n = KeyNumbering.value(&others[key, default: next])
+        if n == next {
+            keys.append(key)
+            hashes.append(0)
+            starts.append(-1)
+            lengths.append(0)
+        }
         return n
     }
 
     @inline(__always)
     private static func value(_ slot: inout Int32) -> Int32 { slot }
 
-    /// The number of `key` if it has one.
-    func existing(_ key: String) -> Int32? { numbers[key] }
+    @inline(__always)
+    private func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt64) -> Int32? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        return arena.withUnsafeBufferPointer { a in
+            while true {
+                let s = Int(slots[slot])
+                if s == 0 { return nil }
+                let n = s - 1
+                if hashes[n] == h && Int(lengths[n]) == bytes.count
+                    && (bytes.isEmpty || JSONScanner.sameBytes(a.baseAddress! + Int(starts[n]),
+                                                               bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)) {
+                    return Int32(n)
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, number n: Int32) {
+        hashes.append(h)
+        starts.append(Int32(arena.count))
+        lengths.append(Int32(bytes.count))
+        arena.append(contentsOf: bytes)
+        asciiCount += 1
+        if asciiCount * 2 > slots.count {
+            grow()
+        } else {
+            place(n, hash: h)
+        }
+    }
+
+    private mutating func place(_ n: Int32, hash h: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = n + 1
+    }
+
+    /// Doubles the slots (1,024 at first) and places every ASCII key again by its kept hash.
+    private mutating func grow() {
+        slots = [Int32](repeating: 0, count: max(1024, slots.count * 2))
+        for n in starts.indices where starts[n] >= 0 { place(Int32(n), hash: hashes[n]) }
+    }
+
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0, any: UInt8 = 0
+        while i < bytes.count { any |= bytes[i]; i &+= 1 }
+        return any < 0x80
+    }
+
+    /// The ASCII string `bytes` is canonically equivalent to, if any: its
+    /// only non-ASCII scalars are U+037E, U+1FEF and U+212A.
+    static func foldedToASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                out.append(b)
+                i += 1
+            } else if b == 0xCD, i + 1 < bytes.count, bytes[i + 1] == 0xBE {
+                out.append(UInt8(ascii: ";"))
+                i += 2
+            } else if i + 2 < bytes.count, b == 0xE1, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xAF {
+                out.append(UInt8(ascii: "`"))
+                i += 3
+            } else if i + 2 < bytes.count, b == 0xE2, bytes[i + 1] == 0x84, bytes[i + 2] == 0xAA {
+                out.append(UInt8(ascii: "K"))
+                i += 3
+            } else {
+                return nil
+            }
+        }
+        return out
+    }
 }

@@ -10,6 +10,22 @@ public enum MentionKind: UInt8, Sendable {
     public var sign: String { self == .hashtag ? "#" : "@" }
 }
 
+extension String {
+    /// The kind of a signed key (`#stanford`, `@nasa`) by its first byte, not
+    /// its first `Character`: a key may hold combining marks right after its
+    /// sign (`#\u{301}abc`), which make one character with it.
+    public var signedKind: MentionKind? {
+        switch utf8.first {
+        case UInt8(ascii: "#"): return .hashtag
+        case UInt8(ascii: "@"): return .user
+        default: return nil
+        }
+    }
+
+    /// A signed key without its sign (the first scalar), marks after it kept.
+    public var unsigned: String { String(unicodeScalars.dropFirst()) }
+}
+
 /// Normalisation of SPEC §5: Unicode NFC, then full lowercasing.
 public enum MentionKey {
     /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
@@ -59,6 +75,8 @@ public final class MentionTable {
     /// Spellings of entries, as far as asked for (`spelling(ofEntry:)`).
     private var spellings: [Spelling] = []
     private var arena: [UInt8] = []
+    /// A new ASCII spelling's key bytes, built here before they are looked up.
+    private var scratch: [UInt8] = []
     /// Lookups of spellings that held invalid UTF-8 (replaced with U+FFFD in
     /// the key), so the record can be reported; only ever grows.
     public private(set) var invalidUTF8Lookups = 0
@@ -121,6 +139,38 @@ public final class MentionTable {
             slot = (slot + 1) & mask
         }
         // New spelling: decode, normalise, remember.
+        let id: Int32, invalid: Bool
+        if !escaped && !raw.isEmpty && KeyNumbering.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
+            // ASCII as written (most spellings): the key is the sign and the bytes lowercased, made as a string only if new.
+            id = asciiKeyID(raw, kind: kind)
+            invalid = false
+        } else {
+            (id, invalid) = decodedKeyID(raw, escaped: escaped, kind: kind)
+            if invalid && counting { invalidUTF8Lookups += 1 }
+        }
+        let index = entries.count
+        entries.append(Entry(hash: h, start: arena.count, length: Int32(raw.count + 1), id: id, kind: UInt8(tagged),
+                             invalid: invalid, escaped: escaped))
+        arena.append(UInt8(tagged))
+        arena.append(contentsOf: raw)
+        slots[slot] = Int32(index + 1)
+        if entries.count * 2 > slots.count { grow() }
+        return index
+    }
+
+    /// The id of the key of a new spelling written in ASCII without escapes
+    /// (SPEC §5's normalisation of ASCII is lowercasing A to Z).
+    private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> Int32 {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
+        for b in raw { scratch.append((b &- 0x41) < 26 ? b | 0x20 : b) }
+        return scratch.withUnsafeBytes { key in
+            numbering.number(ascii: key) { String(decoding: key, as: UTF8.self) }
+        }
+    }
+
+    /// The id of the key of any other new spelling, and whether it held invalid UTF-8.
+    private func decodedKeyID(_ raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (Int32, Bool) {
         let text: String, invalid: Bool
         if escaped {
             let bytes = JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))
@@ -130,17 +180,8 @@ public final class MentionTable {
             text = String(decoding: raw, as: UTF8.self)
             invalid = !text.utf8.elementsEqual(raw)
         }
-        if invalid && counting { invalidUTF8Lookups += 1 }
         let key = MentionKey.normalize(text)
-        let id: Int32 = key.isEmpty ? -1 : self.id(forKey: kind.sign + key)
-        let index = entries.count
-        entries.append(Entry(hash: h, start: arena.count, length: Int32(raw.count + 1), id: id, kind: UInt8(tagged),
-                             invalid: invalid, escaped: escaped))
-        arena.append(UInt8(tagged))
-        arena.append(contentsOf: raw)
-        slots[slot] = Int32(index + 1)
-        if entries.count * 2 > slots.count { grow() }
-        return index
+        return (key.isEmpty ? -1 : self.id(forKey: kind.sign + key), invalid)
     }
 
     /// A spelling's hash, eight bytes at a time (a mention is mostly 5 to 20

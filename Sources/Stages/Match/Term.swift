@@ -53,14 +53,17 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
         }
         if raw == "*" { self.init(kind: .all, key: "*"); return }
         let (kind, body): (Kind, Substring)
-        if raw.hasPrefix("#") || raw.hasPrefix("＃") {
-            (kind, body) = (.hashtag, raw.dropFirst())
-        } else if raw.hasPrefix("@") || raw.hasPrefix("＠") {
-            (kind, body) = (.user, raw.dropFirst())
+        // Signs by their first scalar: a mark may follow one (`#\u{301}abc`, one character with it).
+        let first = raw.unicodeScalars.first
+        if first == "#" || first == "＃" {
+            (kind, body) = (.hashtag, Substring(raw.unicodeScalars.dropFirst()))
+        } else if first == "@" || first == "＠" {
+            (kind, body) = (.user, Substring(raw.unicodeScalars.dropFirst()))
         } else if raw.lowercased().hasPrefix("from:") {
             // `from:@jack` is written as often as `from:jack`, and means it.
             let name = raw.dropFirst(5)
-            (kind, body) = (.author, name.hasPrefix("@") || name.hasPrefix("＠") ? name.dropFirst() : name)
+            let at = name.unicodeScalars.first
+            (kind, body) = (.author, at == "@" || at == "＠" ? Substring(name.unicodeScalars.dropFirst()) : name)
         } else {
             (kind, body) = (.word, Substring(raw))
         }

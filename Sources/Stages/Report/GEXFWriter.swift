@@ -75,7 +75,7 @@ public enum GEXFWriter {
             try w.attribute("id", node.mention)
             try w.attribute("label", node.mention)
             try w.start("attvalues")
-            for (key, value) in [("type", node.mention.hasPrefix("#") ? "hashtag" : "user"), ("count", String(node.count))] {
+            for (key, value) in [("type", node.mention.signedKind == .hashtag ? "hashtag" : "user"), ("count", String(node.count))] {
                 try w.start("attvalue")
                 try w.attribute("for", key)
                 try w.attribute("value", value)

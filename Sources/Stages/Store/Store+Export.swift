@@ -42,13 +42,13 @@ extension Store {
             Links.mentions(tweets.blob(6), into: &set)
             for m in set {
                 if let key = keys[m] {
-                    if key.hasPrefix("#") { hashtags.append(String(key.dropFirst())) } else { users.append(String(key.dropFirst())) }
+                    if key.signedKind == .hashtag { hashtags.append(key.unsigned) } else { users.append(key.unsigned) }
                 }
             }
             out += "{\"id\":\"\(UInt64(bitPattern: id))\""
             if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
             if let author = tweets.text(2) {
-                out += ",\"author\":{\"username\":\(JSONText.quoted(String(author.dropFirst())))}"
+                out += ",\"author\":{\"username\":\(JSONText.quoted(author.unsigned))}"
             }
             if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
             if let lang = tweets.text(4) { out += ",\"lang\":\(JSONText.quoted(lang))" }
