@@ -22,6 +22,10 @@ final class ByteOrderTests: XCTestCase {
         // Rows sorted by their first bytes' word, then their bytes: as the plain comparison sorts them.
         var rows = strings.enumerated().map { MentionCount(mention: "#" + $1, count: $0 % 4) }
         rows += rows.prefix(50).map { MentionCount(mention: $0.mention + "x", count: $0.count) }
+        // Mentions that share their first 8 or 16 bytes and more, so ties go to the second word and to the bytes.
+        rows += strings.prefix(400).enumerated().map { MentionCount(mention: "#machine" + $1, count: $0 % 3) }
+        rows += strings.prefix(400).enumerated().map { MentionCount(mention: "#machinelearning" + $1, count: $0 % 3) }
+        rows += strings.prefix(400).enumerated().map { MentionCount(mention: "#machinelearning_" + $1 + "é", count: $0 % 3) }
         var byOrder = Dictionary(rows.map { ($0.mention, $0) }, uniquingKeysWith: { a, _ in a }).map(\.value)
         byOrder.shuffle(using: &rng)
         var fast = byOrder
@@ -29,9 +33,11 @@ final class ByteOrderTests: XCTestCase {
         XCTAssertEqual(fast, byOrder.sorted { a, b in
             a.count != b.count ? a.count > b.count : Array(a.mention.utf8).lexicographicallyPrecedes(Array(b.mention.utf8))
         })
-        for s in strings.prefix(500) {
-            let bytes = Array(s.utf8.prefix(8)) + Array(repeating: 0, count: max(0, 8 - s.utf8.count))
-            XCTAssertEqual(s.utf8Prefix, bytes.reduce(0) { $0 << 8 | UInt64($1) }, "\(Array(s.utf8))")
+        for s in strings.prefix(500) + rows.suffix(1200).map(\.mention) {
+            let bytes = Array(s.utf8.prefix(16)) + Array(repeating: 0, count: max(0, 16 - s.utf8.count))
+            let (first, second) = s.utf8Prefix
+            XCTAssertEqual(first, bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, "\(Array(s.utf8))")
+            XCTAssertEqual(second, bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }, "\(Array(s.utf8))")
         }
         // The cases that decide a tie by length, and bytes above 0x7F (memcmp compares them unsigned).
         XCTAssertTrue("#ab".precedesInUTF8("#abc"))

@@ -193,7 +193,8 @@ public final class Aggregator {
     /// series' mentions are chosen from), without the columns of §12.3.
     public func reports(minCount: Int, top: Int?) -> [TermReport] {
         if buckets != nil { return terms.indices.map { wholePeriod(term: $0, minCount: minCount, top: top) } }
-        return terms.indices.map { t in
+        // Each term's rows sorted on a core of their own: the workers are done by now.
+        return parallelMap(terms.count) { t in
             var r = TermReport(term: terms[t], tweets: tweetCounts[t],
                                counts: rows(of: counts[t]), minCount: minCount, top: top)
             if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
@@ -298,8 +299,18 @@ public struct TermReport: Equatable, Sendable {
             let row = MentionCount(mention: key, count: count)
             if key.signedKind == .hashtag { hashtags.append(row) } else { users.append(row) }
         }
-        hashtags.sortInReportOrder()
-        users.sortInReportOrder()
+        if hashtags.count + users.count < 4096 {
+            hashtags.sortInReportOrder()
+            users.sortInReportOrder()
+        } else {
+            // A big report (`'*'`): its hashtags and its users sorted side by side.
+            let sorted = parallelMap(2) { k in
+                var rows = k == 0 ? hashtags : users
+                rows.sortInReportOrder()
+                return rows
+            }
+            (hashtags, users) = (sorted[0], sorted[1])
+        }
         if let top {
             hashtags = Array(hashtags.prefix(top))
             users = Array(users.prefix(top))

@@ -22,35 +22,41 @@ extension String {
 }
 
 extension String {
-    /// The first 8 bytes of this string's UTF-8, the first in the highest
-    /// byte, zeros after a shorter string's end: two strings whose prefixes
-    /// differ are in the order of their prefixes (a tie needs the bytes).
+    /// The first 16 bytes of this string's UTF-8 as two words, the first
+    /// byte highest in the first, zeros after a shorter string's end: two
+    /// strings whose prefixes differ are in the order of their prefixes (a
+    /// tie needs the bytes).
     @inline(__always)
-    var utf8Prefix: UInt64 {
-        if let p = utf8.withContiguousStorageIfAvailable({ b -> UInt64 in
-            var v: UInt64 = 0
-            for i in 0..<8 { v = v << 8 | UInt64(i < b.count ? b[i] : 0) }
-            return v
-        }) { return p }
-        var v: UInt64 = 0, n = 0
-        for byte in utf8.prefix(8) { v = v << 8 | UInt64(byte); n += 1 }
-        return n == 8 ? v : v << UInt64(8 * (8 - n))
+    var utf8Prefix: (UInt64, UInt64) {
+        @inline(__always) func words(_ b: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+            var v: UInt64 = 0, w: UInt64 = 0
+            let n = Swift.min(b.count, 16)
+            for i in 0..<Swift.min(n, 8) { v |= UInt64(b[i]) << UInt64(56 - 8 * i) }
+            if n > 8 { for i in 8..<n { w |= UInt64(b[i]) << UInt64(56 - 8 * (i - 8)) } }
+            return (v, w)
+        }
+        if let p = utf8.withContiguousStorageIfAvailable(words) { return p }
+        return Array(utf8.prefix(16)).withUnsafeBufferPointer(words)
     }
 }
 
 extension Array where Element == MentionCount {
     /// Sorts the rows in report order (count, highest first; ties by mention
     /// in ascending order of UTF-8 bytes), as `sort(by: MentionCount.reportOrder)`
-    /// does, comparing a word of each mention's first bytes before its bytes.
+    /// does, comparing two words of each mention's first bytes before its bytes.
     mutating func sortInReportOrder() {
         guard count > 1 else { return }
         var keys = [ReportOrderKey]()
         keys.reserveCapacity(count)
-        for (i, row) in enumerated() { keys.append(ReportOrderKey(count: row.count, prefix: row.mention.utf8Prefix, index: Int32(i))) }
+        for (i, row) in enumerated() {
+            let (p, q) = row.mention.utf8Prefix
+            keys.append(ReportOrderKey(count: row.count, prefix: p, more: q, index: Int32(i)))
+        }
         self.withUnsafeBufferPointer { rows in
             keys.sort { a, b in
                 if a.count != b.count { return a.count > b.count }
                 if a.prefix != b.prefix { return a.prefix < b.prefix }
+                if a.more != b.more { return a.more < b.more }
                 return rows[Int(a.index)].mention.precedesInUTF8(rows[Int(b.index)].mention)
             }
         }
@@ -62,5 +68,6 @@ extension Array where Element == MentionCount {
 private struct ReportOrderKey {
     var count: Int
     var prefix: UInt64
+    var more: UInt64
     var index: Int32
 }
