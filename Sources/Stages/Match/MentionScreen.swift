@@ -19,9 +19,11 @@
 /// cannot hold the word once decoded and normalised; `WordScreenTests`
 /// holds it to the full match). Only `*` looks at every tweet.
 struct MentionScreen {
-    private let hashtags: [[UInt8]]
-    private let users: [[UInt8]]
-    private let authors: [[UInt8]]
+    /// The terms' keys by their length in bytes (index n: the keys of n
+    /// bytes), so a span is compared only with keys as long as itself.
+    private let hashtags: [[[UInt8]]]
+    private let users: [[[UInt8]]]
+    private let authors: [[[UInt8]]]
     private let words: [WordMatch]
     /// The table escaped and non-ASCII spellings are looked up in (the
     /// worker's), and the ids there of the hashtag terms and of the user and
@@ -46,9 +48,14 @@ struct MentionScreen {
             case .all: return nil
             }
         }
-        self.hashtags = hashtags
-        self.users = users
-        self.authors = authors
+        func byLength(_ keys: [[UInt8]]) -> [[[UInt8]]] {
+            var out = [[[UInt8]]](repeating: [], count: (keys.map(\.count).max() ?? -1) + 1)
+            for key in keys { out[key.count].append(key) }
+            return out
+        }
+        self.hashtags = byLength(hashtags)
+        self.users = byLength(users)
+        self.authors = byLength(authors)
         self.words = words
         spellings = table
         hashtagIDs = hashtags.map { table.id(forKey: "#" + String(decoding: $0, as: UTF8.self)) }
@@ -109,9 +116,9 @@ struct MentionScreen {
     /// False when `span` cannot be any of `keys`: plain ASCII that equals
     /// none of them ignoring ASCII case, or (escaped or not ASCII) a spelling
     /// whose normalised key has none of their `ids` in the screen's table.
-    private func mayEqual(_ span: ByteSpan, _ keys: [[UInt8]], _ ids: [Int32], _ kind: MentionKind,
+    private func mayEqual(_ span: ByteSpan, _ keys: [[[UInt8]]], _ ids: [Int32], _ kind: MentionKind,
                           _ record: DecodedRecord) -> Bool {
-        if keys.isEmpty { return false }
+        if ids.isEmpty { return false }
         let p = record.base + span.start
         let n = span.end &- span.start
         if span.escaped || (0..<n).contains(where: { p[$0] >= 0x80 }) {
@@ -120,7 +127,8 @@ struct MentionScreen {
             }
             return ids.contains(id)
         }
-        for key in keys where key.count == n {
+        guard n < keys.count else { return false }
+        for key in keys[n] {
             var same = true
             key.withUnsafeBufferPointer { k in
                 for i in 0..<n {
