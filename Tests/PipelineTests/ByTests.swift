@@ -157,7 +157,7 @@ final class ByTests: XCTestCase {
         XCTAssertEqual(lines.count, 7)
         let halves = (0..<2).map { dir.appendingPathComponent("half\($0).jsonl").path }
         for (path, part) in zip(halves, [lines[..<3], lines[3...]]) {
-            try (part.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try (part.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
         }
         let store = dir.appendingPathComponent("tide.db").path
         for half in halves {

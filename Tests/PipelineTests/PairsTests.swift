@@ -325,10 +325,10 @@ final class PairsTests: XCTestCase {
             nodes = sorted([n, d["label"], d["type"], d["count"]] for n, d in g.nodes(data=True))
             json.dump({"edges": edges, "nodes": nodes}, sys.stdout, ensure_ascii=False)
             """
-        try script.write(toFile: path("read.py"), atomically: true, encoding: .utf8)
+        try script.write(toFile: path("read.py"), atomically: false, encoding: .utf8)
         for (term, paths) in inputs {
             let gexf = try pairs([term] + paths + ["--format", "gexf", "--min-count", "1", "-q"]).stdout
-            try gexf.write(toFile: path("g.gexf"), atomically: true, encoding: .utf8)
+            try gexf.write(toFile: path("g.gexf"), atomically: false, encoding: .utf8)
             let p = Process()
             p.executableURL = URL(fileURLWithPath: python)
             p.arguments = [path("read.py"), path("g.gexf")]

@@ -292,7 +292,7 @@ final class PeopleReportTests: XCTestCase {
         let python = try Readers.python()
         try Readers.requireChromium()
         let page = dir + "/fetches.html"
-        try "<!DOCTYPE html><p>x</p><img src=\"http://127.0.0.1:9/probe.png\">".write(toFile: page, atomically: true, encoding: .utf8)
+        try "<!DOCTYPE html><p>x</p><img src=\"http://127.0.0.1:9/probe.png\">".write(toFile: page, atomically: false, encoding: .utf8)
         let read = try Readers.json(python, "read_page.py", [page, dir + "/chromium"])
         XCTAssertEqual(read["requests"] as? [String], ["http://127.0.0.1:9/probe.png"])
     }
@@ -369,7 +369,7 @@ final class PeopleReportTests: XCTestCase {
             lines += String(decoding: try JSONSerialization.data(withJSONObject: tweet), as: UTF8.self) + "\n"
         }
         let path = dir + "/nasty.jsonl"
-        try lines.write(toFile: path, atomically: true, encoding: .utf8)
+        try lines.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

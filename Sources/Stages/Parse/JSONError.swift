@@ -1,6 +1,6 @@
 /// Why a record is not valid JSON, and where.
 public struct JSONError: Error, Equatable {
-    public enum Reason: Equatable {
+    public enum Reason: Equatable, Sendable {
         case unexpectedEnd
         case unexpectedByte(UInt8)
         case badEscape

@@ -172,7 +172,11 @@ enum Links {
     static func upper(_ c: Unicode.Scalar) -> Unicode.Scalar? {
         let v = c.value
         switch v {
-        case 0x61...0x7A, 0xE0...0xFE where v != 0xF7, 0x3B1...0x3C9 where v != 0x3C2, 0x430...0x44F:
+        case 0x61...0x7A, 0x430...0x44F:
+            return Unicode.Scalar(v - 0x20)
+        case 0xE0...0xFE where v != 0xF7:
+            return Unicode.Scalar(v - 0x20)
+        case 0x3B1...0x3C9 where v != 0x3C2:
             return Unicode.Scalar(v - 0x20)
         case 0x450...0x45F:
             return Unicode.Scalar(v - 0x50)

@@ -91,7 +91,6 @@ struct PairScan {
         defer { tweets.done() }
         var set: [Int64] = []
         while try tweets.step() {
-            let id = tweets.int64(0)
             Links.mentions(tweets.blob(6), into: &set)
             if filter.isActive, filter.judgeStored(time: tweets.optionalInt64(3), kind: tweets.optionalInt64(4),
                                                    lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
