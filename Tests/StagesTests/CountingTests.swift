@@ -34,6 +34,24 @@ final class CountingTests: XCTestCase {
             absent += 1
         }
         XCTAssertEqual(absent, 1_000, "keys from 3,000 on were only ever added as wide keys")
+        // One table folded into another in its slot order, room made first (the pairs' and --by's way),
+        // and into a table that already holds some keys and had room made twice.
+        var folded = CountTable<Int32>(), partly = CountTable<Int32>()
+        partly.add(7, 5)
+        partly.add(UInt64.max - 1, 2)
+        partly.reserve(10)
+        folded.reserve(pairs.count)
+        partly.reserve(pairs.count)
+        pairs.forEach { folded.add($0, Int32($1)); partly.add($0, Int32($1)) }
+        var seenFolded: [UInt64: Int] = [:], seenPartly: [UInt64: Int] = [:]
+        folded.forEach { seenFolded[$0] = $1 }
+        partly.forEach { seenPartly[$0] = $1 }
+        XCTAssertEqual(seenFolded, reference)
+        var expected = reference
+        expected[7, default: 0] += 5
+        expected[UInt64.max - 1, default: 0] += 2
+        XCTAssertEqual(seenPartly, expected)
+        XCTAssertEqual(partly.count, expected.count)
     }
 
     func testTweetIDSetKeepsEachIDOnceAsASet() {

@@ -81,6 +81,7 @@ extension Aggregator {
         var tweets = 0
         for s in slots.termSlots[t] {
             tweets += tweetCounts[s]
+            totals.reserve(counts[s].count)
             counts[s].forEach { m, n in totals.add(m, n) }
         }
         return TermReport(term: terms[t], tweets: tweets, counts: rows(of: totals),

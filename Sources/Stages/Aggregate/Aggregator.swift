@@ -15,7 +15,7 @@ public final class Aggregator {
     /// Indexed by term, or with `--by` by slot (a term's bucket, `BucketSlots`).
     var tweetCounts: [Int]
     var counts: [MentionCounts]
-    var keys = KeyNumbering()
+    var keys = MergedKeys()
     /// With `--by` (SPEC §12.4): the buckets, and which slot of the counts holds each (term, bucket).
     public let buckets: TimeBuckets?
     var slots = BucketSlots()
@@ -44,7 +44,7 @@ public final class Aggregator {
 
     /// Adds one unit's matches; call in input order.
     public func add(_ e: Extraction) {
-        let global = globalIDs(of: e)
+        let global = keys.numbers(of: e)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
         for i in 0..<e.tweetIDs.count {
@@ -152,25 +152,6 @@ public final class Aggregator {
 
     func globalID(_ key: String) -> Int32 { keys.number(key) }
 
-    /// Per worker table (`Extraction.keySource`): its ids' global ids, -1 where not yet known.
-    private var tableGlobals: [Int: [Int32]] = [:]
-
-    /// The global id of each of `e`'s keys: by the worker table's number
-    /// when `e` has one and the key was met before, else by its text.
-    private func globalIDs(of e: Extraction) -> [Int32] {
-        guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map(globalID) }
-        var known = tableGlobals.removeValue(forKey: e.keySource) ?? []
-        defer { tableGlobals[e.keySource] = known }
-        return e.keyNumbers.indices.map { k in
-            let n = Int(e.keyNumbers[k])
-            if n < known.count && known[n] >= 0 { return known[n] }
-            if n >= known.count { known += repeatElement(-1, count: max(n + 1 - known.count, known.count, 1024)) }
-            let g = globalID(e.keys[k])
-            known[n] = g
-            return g
-        }
-    }
-
     /// The counts' key of mention id `m`.
     @inline(__always)
     static func key(_ m: Int32) -> UInt64 { UInt64(UInt32(bitPattern: m)) }
@@ -179,7 +160,8 @@ public final class Aggregator {
     func rows(of counts: MentionCounts) -> [(String, Int)] {
         var rows: [(String, Int)] = []
         rows.reserveCapacity(counts.count)
-        counts.forEach { m, n in rows.append((keys.keys[Int(m)], n)) }
+        let keys = self.keys.keys
+        counts.forEach { m, n in rows.append((keys[Int(m)], n)) }
         return rows
     }
 

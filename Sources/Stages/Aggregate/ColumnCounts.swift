@@ -229,6 +229,24 @@ struct CountTable<Value: FixedWidthInteger> {
         return true
     }
 
+    /// Makes room for `n` more keys at once. Adding the keys of another
+    /// table in its slot order needs it: into a smaller table they would
+    /// land in long runs (their hashes in order), each add probing the run.
+    mutating func reserve(_ n: Int) {
+        var size = slots.count
+        while (count + n) * 4 > size * 3 { size *= 2 }
+        guard size > slots.count else { return }
+        let old = slots
+        slots = [Slot](repeating: CountTable.emptySlot, count: size)
+        shift = UInt64(64 - size.trailingZeroBitCount)
+        let mask = size - 1
+        for s in old where s.key != CountTable.empty {
+            var i = slot(of: s.key)
+            while slots[i].key != CountTable.empty { i = (i + 1) & mask }
+            slots[i] = s
+        }
+    }
+
     /// `key`'s count, nil when it was never added.
     subscript(_ key: UInt64) -> Value? {
         let mask = slots.count - 1
@@ -249,17 +267,7 @@ struct CountTable<Value: FixedWidthInteger> {
     @inline(__always)
     private func slot(of key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift) }
 
-    private mutating func grow() {
-        let old = slots
-        slots = [Slot](repeating: CountTable.emptySlot, count: old.count * 2)
-        shift -= 1
-        let mask = slots.count - 1
-        for s in old where s.key != CountTable.empty {
-            var i = slot(of: s.key)
-            while slots[i].key != CountTable.empty { i = (i + 1) & mask }
-            slots[i] = s
-        }
-    }
+    private mutating func grow() { reserve(slots.count * 3 / 4 - count + 1) }
 }
 
 /// Counts of (mention, author) and (mention, spelling) pairs, 12 bytes a slot.

@@ -38,9 +38,8 @@ public final class PairAggregator: @unchecked Sendable {
     /// Per term: mention (global id) → distinct tweets carrying it, as in the report.
     private var mentionCounts: [MentionCounts]
     /// Per term: pair (global ids) → weight counted in the merge, or subtracted there.
-    private var merged: [[UInt64: Int32]]
-    private var keys: [String] = []
-    private var keyIDs: [String: Int32] = [:]
+    private var merged: [PairCounts]
+    private var keys = MergedKeys()
     private var workerTables: [PairTable] = []
     /// (tweet, term) copies dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
@@ -50,7 +49,7 @@ public final class PairAggregator: @unchecked Sendable {
         seen = Array(repeating: TweetIDSet(), count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         mentionCounts = Array(repeating: MentionCounts(), count: terms.count)
-        merged = Array(repeating: [:], count: terms.count)
+        merged = Array(repeating: PairCounts(), count: terms.count)
     }
 
     /// Distinct matching tweets of term `t` so far.
@@ -73,7 +72,7 @@ public final class PairAggregator: @unchecked Sendable {
     /// counts; the pairs of a dropped copy are subtracted (the worker counted
     /// them), or, without workers, the pairs of a kept copy are counted here.
     public func add(_ e: Extraction) {
-        let global = e.keys.map(globalID)
+        let global = keys.numbers(of: e)
         let workersCount = !workerTables.isEmpty
         var ids: [Int32] = []
         for i in 0..<e.tweetIDs.count {
@@ -130,16 +129,10 @@ public final class PairAggregator: @unchecked Sendable {
     public func add(counted weight: Int, term t: Int, pair a: String, _ b: String) {
         let (x, y) = (globalID(a), globalID(b))
         guard x != y else { return }
-        merged[t][PairTable.key(x, y), default: 0] += Int32(clamping: weight)
+        merged[t].add(PairTable.key(x, y), Int32(clamping: weight))
     }
 
-    private func globalID(_ key: String) -> Int32 {
-        if let id = keyIDs[key] { return id }
-        let id = Int32(keys.count)
-        keys.append(key)
-        keyIDs[key] = id
-        return id
-    }
+    private func globalID(_ key: String) -> Int32 { keys.number(key) }
 
     // MARK: Results
 
@@ -147,13 +140,14 @@ public final class PairAggregator: @unchecked Sendable {
     private func foldWorkerTables() {
         for w in workerTables.indices {
             let table = workerTables[w]
-            let global = table.keys.map(globalID)
+            let global = table.keys.map { $0.map(globalID) ?? -1 }
             for t in terms.indices {
-                for (key, weight) in table.weights[t] {
+                merged[t].reserve(table.weights[t].count)
+                table.weights[t].forEach { key, weight in
                     let (a, b) = PairTable.split(key)
-                    merged[t][PairTable.key(global[Int(a)], global[Int(b)]), default: 0] += weight
+                    merged[t].add(PairTable.key(global[Int(a)], global[Int(b)]), Int32(weight))
                 }
-                table.weights[t] = [:]
+                table.weights[t] = PairCounts()
             }
         }
         workerTables = []
@@ -167,41 +161,45 @@ public final class PairAggregator: @unchecked Sendable {
     ///   - withoutTerm: leave out pairs holding the term's own mention.
     public func pairs(minCount: Int, top: Int?, withoutTerm: Bool) -> [TermPairs] {
         foldWorkerTables()
+        let keys = self.keys.keys
         return terms.indices.map { t in
             let counts = mentionCounts[t]
-            return TermPairs(term: terms[t], tweets: tweetCounts[t], keys: keys,
-                             weights: merged[t].lazy.map { key, weight in
-                                 let (a, b) = PairTable.split(key)
-                                 return (Int(a), Int(b), Int(weight))
-                             },
+            var weights: [(Int, Int, Int)] = []
+            weights.reserveCapacity(merged[t].count)
+            merged[t].forEach { key, weight in
+                let (a, b) = PairTable.split(key)
+                weights.append((Int(a), Int(b), weight))
+            }
+            return TermPairs(term: terms[t], tweets: tweetCounts[t], keys: keys, weights: weights,
                              count: { counts[UInt64($0)] ?? 0 },
                              minCount: minCount, top: top, withoutTerm: withoutTerm)
         }
     }
 }
 
-/// One worker's pair weights per term, keyed by the worker's own mention ids.
+/// One worker's pair weights per term, keyed by the ids of the worker's
+/// own mention table (its pieces carry them), so counting a piece looks no
+/// key up by its text.
 final class PairTable {
-    private(set) var keys: [String] = []
-    private var ids: [String: Int32] = [:]
-    var weights: [[UInt64: Int32]]
+    /// The keys by table id, as far as pieces brought them.
+    private(set) var keys: [String?] = []
+    /// For pieces without table ids: a numbering of the table's own.
+    private var numbering = KeyNumbering()
+    var weights: [PairCounts]
     private var local: [Int32] = []
     private var tweet: [Int32] = []
 
-    init(terms: Int) { weights = Array(repeating: [:], count: terms) }
+    init(terms: Int) { weights = Array(repeating: PairCounts(), count: terms) }
 
     /// Counts the pairs of every matching tweet of `e`, for every term it matched.
     func count(_ e: Extraction) {
         local.removeAll(keepingCapacity: true)
-        for key in e.keys {
-            if let id = ids[key] {
-                local.append(id)
-            } else {
-                let id = Int32(keys.count)
-                keys.append(key)
-                ids[key] = id
-                local.append(id)
-            }
+        let numbered = e.keySource != 0 && e.keyNumbers.count == e.keys.count
+        for (k, key) in e.keys.enumerated() {
+            let id = numbered ? e.keyNumbers[k] : numbering.number(key)
+            if Int(id) >= keys.count { keys += repeatElement(nil, count: max(Int(id) + 1 - keys.count, keys.count, 1024)) }
+            if keys[Int(id)] == nil { keys[Int(id)] = key }
+            local.append(id)
         }
         for i in 0..<e.tweetIDs.count {
             let mentions = e.mentions(of: i)
@@ -219,11 +217,11 @@ final class PairTable {
 
     /// Adds `delta` to the weight of every unordered pair of `ids` (distinct ids).
     @inline(__always)
-    static func addPairs(of ids: [Int32], by delta: Int32, to table: inout [UInt64: Int32]) {
+    static func addPairs(of ids: [Int32], by delta: Int32, to table: inout PairCounts) {
         guard ids.count >= 2 else { return }
         for a in 0..<(ids.count - 1) {
             for b in (a + 1)..<ids.count {
-                table[key(ids[a], ids[b]), default: 0] &+= delta
+                table.add(key(ids[a], ids[b]), delta)
             }
         }
     }

@@ -159,3 +159,35 @@ struct KeyNumbering {
         return out
     }
 }
+
+/// The merge's numbering of every key the workers met: a `KeyNumbering`,
+/// and per worker table (`Extraction.keySource`) the global number of each
+/// of its ids, so a piece's keys are looked up by their text only the first
+/// time their table hands them over (a later piece of that table costs an
+/// array read a key).
+struct MergedKeys {
+    private(set) var numbering = KeyNumbering()
+    /// Per worker table: its ids' global numbers, -1 where not yet known.
+    private var tableGlobals: [Int: [Int32]] = [:]
+
+    var keys: [String] { numbering.keys }
+
+    mutating func number(_ key: String) -> Int32 { numbering.number(key) }
+
+    func existing(_ key: String) -> Int32? { numbering.existing(key) }
+
+    /// The global number of each of `e`'s keys, in `e.keys`' order.
+    mutating func numbers(of e: Extraction) -> [Int32] {
+        guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map { numbering.number($0) } }
+        var known = tableGlobals.removeValue(forKey: e.keySource) ?? []
+        defer { tableGlobals[e.keySource] = known }
+        return e.keyNumbers.indices.map { k in
+            let n = Int(e.keyNumbers[k])
+            if n < known.count && known[n] >= 0 { return known[n] }
+            if n >= known.count { known += repeatElement(-1, count: max(n + 1 - known.count, known.count, 1024)) }
+            let g = numbering.number(e.keys[k])
+            known[n] = g
+            return g
+        }
+    }
+}
