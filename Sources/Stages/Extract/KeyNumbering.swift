@@ -21,7 +21,7 @@ struct KeyNumbering {
     private var slots: [Int32] = []
     /// Per number: the hash, start and length of its ASCII bytes in `arena` (unused for `others`).
     private var hashes: [UInt64] = []
-    private var starts: [Int32] = []
+    private var starts: [Int] = []
     private var lengths: [Int32] = []
     private var arena: [UInt8] = []
     private var asciiCount = 0
@@ -101,7 +101,7 @@ struct KeyNumbering {
 
     private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, number n: Int32) {
         hashes.append(h)
-        starts.append(Int32(arena.count))
+        starts.append(arena.count)
         lengths.append(Int32(bytes.count))
         arena.append(contentsOf: bytes)
         asciiCount += 1
