@@ -281,7 +281,7 @@ public struct TermReport: Equatable, Sendable {
             let row = MentionCount(mention: key, count: count)
             if key.signedKind == .hashtag { hashtags.append(row) } else { users.append(row) }
         }
-        if hashtags.count + users.count < 4096 {
+        if hashtags.count + users.count < parallelReportRows {
             hashtags.sortInReportOrder()
             users.sortInReportOrder()
         } else {

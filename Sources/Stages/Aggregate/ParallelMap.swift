@@ -1,5 +1,9 @@
 import Dispatch
 
+/// Rows from which sorting or writing a report's parts on the cores side by
+/// side pays for handing them out.
+let parallelReportRows = 4096
+
 /// `(0..<count).map(body)` with the calls spread over the cores, for the
 /// end of a run, when the workers are done and one thread would otherwise
 /// sort and write every term's rows alone. `body` must only read what the

@@ -30,7 +30,7 @@ struct KeyNumbering {
     mutating func number(_ key: String) -> Int32 {
         var contiguous = key
         return contiguous.withUTF8 { bytes in
-            if KeyNumbering.isASCII(bytes) { return number(ascii: UnsafeRawBufferPointer(bytes)) { key } }
+            if MentionKey.isASCII(bytes) { return number(ascii: UnsafeRawBufferPointer(bytes)) { key } }
             return numberOther(key, bytes)
         }
     }
@@ -50,7 +50,7 @@ struct KeyNumbering {
     func existing(_ key: String) -> Int32? {
         var contiguous = key
         return contiguous.withUTF8 { bytes in
-            if KeyNumbering.isASCII(bytes) {
+            if MentionKey.isASCII(bytes) {
                 let raw = UnsafeRawBufferPointer(bytes)
                 return find(raw, hash: MentionTable.hash(raw, kind: 0))
             }
@@ -123,13 +123,6 @@ struct KeyNumbering {
     private mutating func grow() {
         slots = [Int32](repeating: 0, count: max(1024, slots.count * 2))
         for n in starts.indices where starts[n] >= 0 { place(Int32(n), hash: hashes[n]) }
-    }
-
-    @inline(__always)
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0, any: UInt8 = 0
-        while i < bytes.count { any |= bytes[i]; i &+= 1 }
-        return any < 0x80
     }
 
     /// The ASCII string `bytes` is canonically equivalent to, if any: its

@@ -31,9 +31,23 @@ public enum MentionKey {
     /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
     public static func normalize(_ s: String) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: s.utf8.map { ($0 &- 0x41) < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+            return String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self)
         }
         return s.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// An ASCII byte as the normalisation leaves it: A to Z lowercased, the
+    /// rest as it is (NFC leaves ASCII alone). The one rule the extract
+    /// stage, the interner and the screen all apply to plain spellings.
+    @inline(__always)
+    static func lowercasedASCII(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
+
+    /// Whether every byte is ASCII.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0, any: UInt8 = 0
+        while i < bytes.count { any |= bytes[i]; i &+= 1 }
+        return any < 0x80
     }
 }
 
@@ -140,7 +154,7 @@ public final class MentionTable {
         }
         // New spelling: decode, normalise, remember.
         let id: Int32, invalid: Bool
-        if !escaped && !raw.isEmpty && KeyNumbering.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
+        if !escaped && !raw.isEmpty && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
             // ASCII as written (most spellings): the key is the sign and the bytes lowercased, made as a string only if new.
             id = asciiKeyID(raw, kind: kind)
             invalid = false
@@ -163,7 +177,7 @@ public final class MentionTable {
     private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> Int32 {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
-        for b in raw { scratch.append((b &- 0x41) < 26 ? b | 0x20 : b) }
+        for b in raw { scratch.append(MentionKey.lowercasedASCII(b)) }
         return scratch.withUnsafeBytes { key in
             numbering.number(ascii: key) { String(decoding: key, as: UTF8.self) }
         }

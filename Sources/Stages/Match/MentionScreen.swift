@@ -121,7 +121,7 @@ struct MentionScreen {
         if ids.isEmpty { return false }
         let p = record.base + span.start
         let n = span.end &- span.start
-        if span.escaped || (0..<n).contains(where: { p[$0] >= 0x80 }) {
+        if span.escaped || !MentionKey.isASCII(UnsafeBufferPointer(start: p, count: n)) {
             guard let id = spellings.uncountedID(raw: UnsafeRawBufferPointer(start: p, count: n), escaped: span.escaped, kind: kind) else {
                 return false  // empty once decoded: the extract stage drops it
             }
@@ -133,7 +133,7 @@ struct MentionScreen {
             key.withUnsafeBufferPointer { k in
                 for i in 0..<n {
                     let c = p[i]
-                    let lower = (c &- 0x41) < 26 ? c | 0x20 : c
+                    let lower = MentionKey.lowercasedASCII(c)
                     if lower != k[i] { same = false; break }
                 }
             }

@@ -121,7 +121,7 @@ public enum ReportWriter {
                 bytes.append(0x0A)
             }
         }
-        if rows < 4096 {
+        if rows < parallelReportRows {
             bytes.reserveCapacity(32 + 40 * rows)
             for k in 0..<(2 * reports.count) { part(k, into: &bytes) }
             return bytes
@@ -152,7 +152,7 @@ public enum ReportWriter {
                     for row in rows {
                         bytes.append(contentsOf: head)
                         bytes.append(contentsOf: type.utf8)
-                        bytes.append(contentsOf: csvField(row.mention).utf8)
+                        appendCSVField(row.mention, to: &bytes)
                         bytes.append(0x2C)
                         appendDecimal(row.count, to: &bytes)
                         bytes.append(0x0A)
