@@ -125,6 +125,63 @@ final class CountingTests: XCTestCase {
         XCTAssertEqual(table.keys, ["#a\u{FFFD}b"])
     }
 
+    /// A table slot compares a spelling by two words and its length (its
+    /// bytes themselves up to 16, the first and last 8 beyond): held to a
+    /// dictionary of (kind, bytes) over spellings of every length from 0 to
+    /// 40, many differing in one byte, long ones sharing their first and last
+    /// 8 bytes, invalid UTF-8 among them, through several growths.
+    func testTheTableKnowsEachSpellingByItsBytes() {
+        let table = MentionTable()
+        var generator = SystemRandomNumberGenerator()
+        struct Spelling: Hashable { var kind: MentionKind; var bytes: [UInt8] }
+        var entries: [Spelling: Int] = [:]
+        var invalidLooks = 0
+        func look(_ s: Spelling, counting: Bool = true) {
+            let (entry, id) = s.bytes.withUnsafeBytes { raw in
+                (table.entry(raw: raw, escaped: false, kind: s.kind, counting: counting), table.id(raw: raw, escaped: false, kind: s.kind))
+            }
+            let expected = entries[s] ?? entries.count
+            if entries[s] == nil { entries[s] = expected }
+            XCTAssertEqual(entry, expected, "\(s)")
+            let text = String(decoding: s.bytes, as: UTF8.self)
+            let key = MentionKey.normalize(text)
+            XCTAssertEqual(id, key.isEmpty ? nil : table.existingID(forKey: s.kind.sign + key), "\(s)")
+            if !text.utf8.elementsEqual(s.bytes) { invalidLooks += counting ? 2 : 1 }
+        }
+        let alphabet: [UInt8] = [0x00, 0x41, 0x61, 0x62, 0x5F, 0x7A, 0xC3, 0xA9, 0xFF, 0xE6, 0x9D, 0xB1]
+        var spellings: [Spelling] = []
+        for _ in 0..<12_000 {
+            let n = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<n).map { _ in alphabet.randomElement(using: &generator)! }
+            spellings.append(Spelling(kind: Bool.random(using: &generator) ? .hashtag : .user, bytes: bytes))
+        }
+        // Each one byte off, at every place, and of the other kind.
+        for s in spellings.prefix(2_000) where !s.bytes.isEmpty {
+            var changed = s
+            let i = Int.random(in: 0..<s.bytes.count, using: &generator)
+            changed.bytes[i] = changed.bytes[i] == 0x61 ? 0x62 : 0x61
+            spellings.append(changed)
+            spellings.append(Spelling(kind: s.kind == .hashtag ? .user : .hashtag, bytes: s.bytes))
+            spellings.append(Spelling(kind: s.kind, bytes: s.bytes + [0x00]))
+        }
+        // Longer than 16, equal in their first and last 8 bytes: of one
+        // length so many that probes pass over slots whose words are theirs.
+        let ends = Array("stanford".utf8)
+        for middle in 1...30 {
+            for k in 0..<3 { spellings.append(Spelling(kind: .hashtag, bytes: ends + Array(repeating: UInt8(0x61 + k), count: middle) + ends)) }
+        }
+        for _ in 0..<5_000 {
+            spellings.append(Spelling(kind: .user, bytes: ends + (0..<8).map { _ in UInt8.random(in: 0x61...0x7A, using: &generator) } + ends))
+        }
+        for (i, s) in spellings.enumerated() { look(s, counting: i % 5 != 0) }
+        for s in spellings.shuffled(using: &generator).prefix(6_000) { look(s) }
+        XCTAssertEqual(table.invalidUTF8Lookups, invalidLooks, "every counted look at an invalid spelling counts")
+        for (s, entry) in entries.shuffled(using: &generator).prefix(500) where !s.bytes.isEmpty {
+            let text = table.spelling(ofEntry: entry) ?? table.keys[Int(table.mentionID(ofEntry: entry))]
+            XCTAssertEqual(text, s.kind.sign + String(decoding: s.bytes, as: UTF8.self).precomposedStringWithCanonicalMapping, "\(s)")
+        }
+    }
+
     func testLocalKeysNumberEachPieceAfresh() {
         let table = MentionTable()
         let ids = ["#a", "#b", "@c", "#d"].map { table.id(forKey: $0) }

@@ -17,12 +17,16 @@ struct KeyNumbering {
     private(set) var keys: [String] = []
     /// Keys with non-ASCII scalars that fold to no ASCII string.
     private var others: [String: Int32] = [:]
-    /// Open addressing over the ASCII keys: slot → number + 1 (0 = empty).
-    private var slots: [Int32] = []
-    /// Per number: the hash, start and length of its ASCII bytes in `arena` (unused for `others`).
-    private var hashes: [UInt64] = []
-    private var starts: [Int] = []
-    private var lengths: [Int32] = []
+    /// Open addressing over the ASCII keys: slot → the hash's high 32 bits
+    /// beside number + 1 (0 = empty), so a probe that passes another key
+    /// reads nothing but the slot.
+    private var slots: [UInt64] = []
+    /// Per number: where its ASCII bytes are in `arena` (start -1 for `others`).
+    private struct Record {
+        var start: Int
+        var length: Int
+    }
+    private var records: [Record] = []
     private var arena: [UInt8] = []
     private var asciiCount = 0
 
@@ -69,9 +73,7 @@ struct KeyNumbering {
         let n = KeyNumbering.value(&others[key, default: next])
         if n == next {
             keys.append(key)
-            hashes.append(0)
-            starts.append(-1)
-            lengths.append(0)
+            records.append(Record(start: -1, length: 0))
         }
         return n
     }
@@ -80,19 +82,26 @@ struct KeyNumbering {
     private static func value(_ slot: inout Int32) -> Int32 { slot }
 
     @inline(__always)
+    private static func slotValue(_ h: UInt64, number n: Int32) -> UInt64 { (h >> 32) << 32 | UInt64(UInt32(n) &+ 1) }
+
+    @inline(__always)
     private func find(_ bytes: UnsafeRawBufferPointer, hash h: UInt64) -> Int32? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
+        let tag = h >> 32
         return arena.withUnsafeBufferPointer { a in
             while true {
-                let s = Int(slots[slot])
+                let s = slots[slot]
                 if s == 0 { return nil }
-                let n = s - 1
-                if hashes[n] == h && Int(lengths[n]) == bytes.count
-                    && (bytes.isEmpty || JSONScanner.sameBytes(a.baseAddress! + Int(starts[n]),
-                                                               bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)) {
-                    return Int32(n)
+                if s >> 32 == tag {
+                    let n = Int(truncatingIfNeeded: s & 0xFFFF_FFFF) &- 1
+                    let r = records[n]
+                    if r.length == bytes.count
+                        && (bytes.isEmpty || JSONScanner.sameBytes(a.baseAddress! + r.start,
+                                                                   bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)) {
+                        return Int32(n)
+                    }
                 }
                 slot = (slot + 1) & mask
             }
@@ -100,29 +109,35 @@ struct KeyNumbering {
     }
 
     private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, number n: Int32) {
-        hashes.append(h)
-        starts.append(arena.count)
-        lengths.append(Int32(bytes.count))
+        records.append(Record(start: arena.count, length: bytes.count))
         arena.append(contentsOf: bytes)
         asciiCount += 1
         if asciiCount * 2 > slots.count {
-            grow()
+            grow()  // places the new key with the others
         } else {
-            place(n, hash: h)
+            place(KeyNumbering.slotValue(h, number: n), at: Int(truncatingIfNeeded: h))
         }
     }
 
-    private mutating func place(_ n: Int32, hash h: UInt64) {
+    private mutating func place(_ value: UInt64, at position: Int) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
+        var slot = position & mask
         while slots[slot] != 0 { slot = (slot + 1) & mask }
-        slots[slot] = n + 1
+        slots[slot] = value
     }
 
-    /// Doubles the slots (1,024 at first) and places every ASCII key again by its kept hash.
+    /// Doubles the slots (1,024 at first) and places every ASCII key again,
+    /// in number order (its records and bytes read in turn, not the old
+    /// slots' random order), each hashed again from its bytes.
     private mutating func grow() {
-        slots = [Int32](repeating: 0, count: max(1024, slots.count * 2))
-        for n in starts.indices where starts[n] >= 0 { place(Int32(n), hash: hashes[n]) }
+        slots = [UInt64](repeating: 0, count: max(1024, slots.count * 2))
+        arena.withUnsafeBytes { a in
+            for n in records.indices where records[n].start >= 0 {
+                let r = records[n]
+                let h = MentionTable.hash(UnsafeRawBufferPointer(rebasing: a[r.start..<r.start + r.length]), kind: 0)
+                place(KeyNumbering.slotValue(h, number: Int32(n)), at: Int(truncatingIfNeeded: h))
+            }
+        }
     }
 
     /// The ASCII string `bytes` is canonically equivalent to, if any: its

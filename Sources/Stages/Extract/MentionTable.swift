@@ -69,20 +69,49 @@ public final class MentionTable {
     public var keys: [String] { numbering.keys }
     private var numbering = KeyNumbering()
 
-    // Open-addressing cache of raw spellings: slot → entry index + 1 (0 = empty).
-    private var slots: [Int32] = Array(repeating: 0, count: 1024)
-    /// One per raw spelling, all a look-up reads in one place (32 bytes: a
-    /// look-up touches one cache line of them, not one per field).
+    /// The normalised, signed key of id `id` (`keys[id]` without handing the whole array over).
+    @inline(__always)
+    func key(_ id: Int) -> String { numbering.keys[id] }
+
+    /// Open addressing over raw spellings (linear probing, at most 5/8
+    /// full). A slot holds all a look-up compares: the spelling's bytes as
+    /// two words (`words(_:)`: the bytes themselves up to 16, which almost
+    /// every mention is), its length and kind, and its id; so a hit reads one
+    /// slot, not a slot, an entry and the spelling's bytes elsewhere, which
+    /// for a spelling met now and then were three cache misses.
+    private struct Slot {
+        var w0: UInt64 = 0
+        var w1: UInt64 = 0
+        /// `Slot.meta(count:kind:)`, with `invalidBit` when the spelling held invalid UTF-8.
+        var meta: UInt32 = 0
+        /// The hash's low bits: the slot's position when the table grows.
+        var hashLow: UInt32 = 0
+        /// The mention id (-1: empty once decoded).
+        var id: Int32 = 0
+        /// The entry's index + 1 (0: an empty slot).
+        var entry: Int32 = 0
+
+        static let invalidBit: UInt32 = 1 << 30
+        /// Lengths from here on are compared in `entries` (a mention is never that long in practice).
+        static let longLength = Int(invalidBit - 1)
+
+        @inline(__always)
+        static func meta(count: Int, kind: UInt8) -> UInt32 {
+            UInt32(kind) << 31 | UInt32(min(count, longLength))
+        }
+    }
+    private var slots = [Slot](repeating: Slot(), count: 1024)
+    /// One per raw spelling, in the order met: what is asked of an entry
+    /// after its look-up (`spelling(ofEntry:)`, `mentionID(ofEntry:)`) and
+    /// where its bytes are kept.
     private struct Entry {
-        var hash: UInt64
         /// Where the spelling's kind byte is in `arena`; its raw bytes follow.
         var start: Int
-        /// The raw bytes' count plus one (the kind byte).
-        var length: Int32
+        /// The raw bytes' count.
+        var count: Int
         /// Its mention id (-1: empty once decoded).
         var id: Int32
         var kind: UInt8
-        var invalid: Bool
         var escaped: Bool
     }
     private var entries: [Entry] = []
@@ -108,7 +137,7 @@ public final class MentionTable {
     /// - Returns: nil when the mention is empty after decoding.
     @inline(__always)
     func id(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
-        let id = entries[entry(raw: raw, escaped: escaped, kind: kind)].id
+        let id = lookup(raw: raw, escaped: escaped, kind: kind, counting: true).id
         return id < 0 ? nil : id
     }
 
@@ -118,7 +147,7 @@ public final class MentionTable {
     /// The screen asks so of tweets it may rule out.
     @inline(__always)
     func uncountedID(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> Int32? {
-        let id = entries[entry(raw: raw, escaped: escaped, kind: kind, counting: false)].id
+        let id = lookup(raw: raw, escaped: escaped, kind: kind, counting: false).id
         return id < 0 ? nil : id
     }
 
@@ -131,26 +160,31 @@ public final class MentionTable {
     ///
     /// - Parameter counting: whether a spelling with invalid UTF-8 counts in `invalidUTF8Lookups`.
     func entry(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool = true) -> Int {
+        lookup(raw: raw, escaped: escaped, kind: kind, counting: counting).entry
+    }
+
+    /// The entry of a raw spelling and its mention id, added when new.
+    @inline(__always)
+    private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool) -> (entry: Int, id: Int32) {
+        let (w0, w1) = MentionTable.words(raw)
         let h = MentionTable.hash(raw, kind: kind.rawValue)
+        let meta = Slot.meta(count: raw.count, kind: kind.rawValue)
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: h) & mask
-        let tagged = Int(kind.rawValue)
-        while true {
-            let e = Int(slots[slot])
-            if e == 0 { break }
-            let i = e - 1
-            let entry = entries[i]
-            if entry.hash == h && Int(entry.length) == raw.count + 1 && entry.kind == UInt8(tagged) {
-                let same = arena.withUnsafeBufferPointer { a in
-                    raw.count == 0 || JSONScanner.sameBytes(a.baseAddress! + entry.start + 1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                            raw.count)
+        var position = Int(truncatingIfNeeded: h) & mask
+        let found: (entry: Int, id: Int32, invalid: Bool)? = slots.withUnsafeBufferPointer { table in
+            while true {
+                let slot = table[position]
+                if slot.entry == 0 { return nil }
+                if slot.w0 == w0 && slot.w1 == w1 && slot.meta & ~Slot.invalidBit == meta
+                    && (raw.count <= 16 || sameLongBytes(Int(slot.entry) - 1, raw)) {
+                    return (Int(slot.entry) - 1, slot.id, slot.meta & Slot.invalidBit != 0)
                 }
-                if same {
-                    if entry.invalid && counting { invalidUTF8Lookups += 1 }
-                    return i
-                }
+                position = (position + 1) & mask
             }
-            slot = (slot + 1) & mask
+        }
+        if let found {
+            if found.invalid && counting { invalidUTF8Lookups += 1 }
+            return (found.entry, found.id)
         }
         // New spelling: decode, normalise, remember.
         let id: Int32, invalid: Bool
@@ -163,13 +197,42 @@ public final class MentionTable {
             if invalid && counting { invalidUTF8Lookups += 1 }
         }
         let index = entries.count
-        entries.append(Entry(hash: h, start: arena.count, length: Int32(raw.count + 1), id: id, kind: UInt8(tagged),
-                             invalid: invalid, escaped: escaped))
-        arena.append(UInt8(tagged))
+        entries.append(Entry(start: arena.count, count: raw.count, id: id, kind: kind.rawValue, escaped: escaped))
+        arena.append(kind.rawValue)
         arena.append(contentsOf: raw)
-        slots[slot] = Int32(index + 1)
-        if entries.count * 2 > slots.count { grow() }
-        return index
+        slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0), hashLow: UInt32(truncatingIfNeeded: h),
+                               id: id, entry: Int32(index + 1))
+        if entries.count * 8 > slots.count * 5 { grow() }
+        return (index, id)
+    }
+
+    /// Whether entry `e`'s bytes, longer than 16, are `raw`'s.
+    private func sameLongBytes(_ e: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
+        let entry = entries[e]
+        guard entry.count == raw.count else { return false }
+        return arena.withUnsafeBufferPointer { a in
+            memcmp(a.baseAddress! + entry.start + 1, raw.baseAddress!, raw.count) == 0
+        }
+    }
+
+    /// A spelling's bytes as two words a slot compares: up to 16 bytes, the
+    /// bytes themselves (with the length, equal words are equal bytes: the
+    /// first and last 8, 4 or fewer bytes, overlapping, cover them all);
+    /// beyond, its first and last 8 bytes, a filter before the bytes are
+    /// compared.
+    @inline(__always)
+    static func words(_ raw: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let n = raw.count
+        guard let p = raw.baseAddress, n > 0 else { return (0, 0) }
+        if n >= 8 {
+            return (p.loadUnaligned(as: UInt64.self), p.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+        }
+        if n >= 4 {
+            return (UInt64(p.loadUnaligned(as: UInt32.self)) | UInt64(p.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) << 32, 0)
+        }
+        var w: UInt64 = 0
+        for k in 0..<n { w |= UInt64(p.load(fromByteOffset: k, as: UInt8.self)) << UInt64(8 &* k) }
+        return (w, 0)
     }
 
     /// The id of the key of a new spelling written in ASCII without escapes
@@ -234,7 +297,7 @@ public final class MentionTable {
     func spelling(ofEntry e: Int) -> String? {
         if spellings.count <= e { spellings += Array(repeating: .unknown, count: entries.count - spellings.count) }
         if case .known(let s) = spellings[e] { return s }
-        let (start, end) = (entries[e].start + 1, entries[e].start + Int(entries[e].length))
+        let (start, end) = (entries[e].start + 1, entries[e].start + 1 + entries[e].count)
         let kind: MentionKind = entries[e].kind == MentionKind.hashtag.rawValue ? .hashtag : .user
         let id = entries[e].id
         let escaped = entries[e].escaped
@@ -262,13 +325,15 @@ public final class MentionTable {
 
     private enum Spelling { case unknown, known(String?) }
 
+    /// Doubles the slots, each placed again by its kept hash bits (the old
+    /// slots read in turn).
     private func grow() {
-        var newSlots = [Int32](repeating: 0, count: slots.count * 2)
+        var newSlots = [Slot](repeating: Slot(), count: slots.count * 2)
         let mask = newSlots.count - 1
-        for i in entries.indices {
-            var slot = Int(truncatingIfNeeded: entries[i].hash) & mask
-            while newSlots[slot] != 0 { slot = (slot + 1) & mask }
-            newSlots[slot] = Int32(i + 1)
+        for slot in slots where slot.entry != 0 {
+            var position = Int(slot.hashLow) & mask
+            while newSlots[position].entry != 0 { position = (position + 1) & mask }
+            newSlots[position] = slot
         }
         slots = newSlots
     }

@@ -59,7 +59,7 @@ final class MatchCollector: TweetConsumer {
                     result.spellingTexts.append(entryLocal[entry])
                     return
                 }
-                let spelling = written ?? table.keys[Int(id)]
+                let spelling = written ?? table.key(Int(id))
                 let s: Int32
                 if let known = spellingIndex[spelling] {
                     s = known

@@ -32,9 +32,13 @@ protocol TweetConsumer: AnyObject {
 /// each key it uses once, and its tweets refer to them by index.
 struct LocalKeys {
     /// Per table id: the piece that last met it, and its index in that piece
-    /// (arrays indexed by the table's dense ids: no hashing per mention).
-    private var stamp: [Int32] = []
-    private var index: [Int32] = []
+    /// (indexed by the table's dense ids: no hashing per mention; side by
+    /// side: one read a mention).
+    private var marks: [Mark] = []
+    private struct Mark {
+        var piece: Int32
+        var index: Int32
+    }
     private var piece: Int32 = 0
     /// The table id of each of the piece's keys, in the piece's order.
     private(set) var numbers: [Int32] = []
@@ -43,17 +47,16 @@ struct LocalKeys {
     @inline(__always)
     mutating func local(_ id: Int32, table: MentionTable, into keys: inout [String]) -> Int32 {
         let i = Int(id)
-        if i < stamp.count && stamp[i] == piece { return index[i] }
-        if i >= stamp.count {
-            let more = max(i + 1 - stamp.count, stamp.count, 1024)
-            stamp += repeatElement(-1, count: more)
-            index += repeatElement(0, count: more)
+        if i < marks.count {
+            let m = marks[i]
+            if m.piece == piece { return m.index }
+        } else {
+            marks += repeatElement(Mark(piece: -1, index: 0), count: max(i + 1 - marks.count, marks.count, 1024))
         }
         let l = Int32(keys.count)
-        keys.append(table.keys[i])
+        keys.append(table.key(i))
         numbers.append(id)
-        stamp[i] = piece
-        index[i] = l
+        marks[i] = Mark(piece: piece, index: l)
         return l
     }
 
