@@ -18,7 +18,7 @@
 /// stage reads, by `WordMatch.mayMatch` (false only when the raw bytes
 /// cannot hold the word once decoded and normalised; `WordScreenTests`
 /// holds it to the full match). Only `*` looks at every tweet.
-struct MentionScreen {
+final class MentionScreen {
     /// The terms' keys by their length in bytes (index n: the keys of n
     /// bytes), so a span is compared only with keys as long as itself.
     private let hashtags: [[[UInt8]]]
