@@ -126,6 +126,78 @@ final class CommandLineTests: XCTestCase {
         }
         XCTAssertGreaterThan(outputs[0].split(separator: "\n").count, 100)
     }
+
+    /// Several compressed files: a worker parses the stream it reads while
+    /// other files wait for the other workers, in pieces of the batch size,
+    /// then turns the rest of its stream into batches for every worker once
+    /// none is left. Pieces of both kinds of one stream merge in order: the
+    /// report and the bad lines' numbers equal --jobs 1's and those of the
+    /// same lines read as one plain file.
+    func testStreamsParsedWhereReadAndInBatchesAgree() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var all = Data(), files: [String] = []
+        let names = ["python-twitter/streaming/lines.json", "twarc-csv/flat.jsonl", "twarc-csv/streaming_output_with_error.jsonl",
+                     "twarc-csv/flat.jsonl", "python-twitter/streaming/lines.json"]
+        for (i, name) in names.enumerated() {
+            var part = try Data(contentsOf: Smashtag.corpus.appendingPathComponent(name))
+            if part.last != 0x0A { part.append(0x0A) }
+            // Long enough that a worker is still in its stream when the last file is taken, with
+            // tweets of their own (a record lost or counted twice changes the counts).
+            if i != 2 {
+                let tweets = (0..<10_000).map { k in
+                    PairsTests.tweet(i * 1_000_000 + k, tags: ["t\(k % 37)", "s\(i)"], users: k % 3 == 0 ? ["u\(k % 23)"] : [],
+                                     author: "a\(k % 11)")
+                }
+                part.append(PairsTests.lines(tweets))
+            }
+            if i == 3 { part.append(Data("{\"broken\": \n".utf8)) }
+            if i == 1 {
+                // Bad input by the hundred, more than a piece names (200), and a line too long to read
+                // among it: which of it is named must not depend on who read what.
+                for k in 0..<400 {
+                    part.append(Data("{\"bad\": \(k)\n".utf8))
+                    if k == 150 { part.append(Data(("{\"long\": \"" + String(repeating: "x", count: 70_000) + "\"}\n").utf8)) }
+                    if k % 10 == 0 { part.append(PairsTests.lines([PairsTests.tweet(5_000_000 + k, tags: ["late"])])) }
+                }
+            }
+            all.append(part)
+            let path = dir.appendingPathComponent("part-\(i).jsonl").path
+            try part.write(to: URL(fileURLWithPath: path))
+            let gz = Process()
+            gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            gz.arguments = [path]
+            try gz.run()
+            gz.waitUntilExit()
+            XCTAssertEqual(gz.terminationStatus, 0)
+            files.append(path + ".gz")
+        }
+        let plain = dir.appendingPathComponent("all.jsonl").path
+        try all.write(to: URL(fileURLWithPath: plain))
+        let args = ["report", "-t", "*", "-t", "#bestfanarmy", "-t", "obama", "--min-count", "1", "--format", "csv",
+                    "--columns", "term,type,mention,count,originals,retweets,authors", "--max-record", "64K"]
+        let whole = try Smashtag.run(args + [plain, "--jobs", "1"])
+        XCTAssertEqual(whole.status, 0)
+        // 271 of each part's 10,000 tweets carry #t0 (k = 0, 37, … 9,990), in four parts; #s1 all of part 1's.
+        XCTAssertTrue(whole.stdout.contains("\n*,hashtag,#t0,1084,1084,0,11\n"), whole.stdout)
+        XCTAssertTrue(whole.stdout.contains("\n*,hashtag,#s1,10000,10000,0,11\n"), whole.stdout)
+        // flat.jsonl has 100 lines: the broken line is the 10,101st of part 3.
+        XCTAssertTrue(whole.stdout.contains("\n*,hashtag,#late,40,40,0,1\n"), "the 40 tweets among the bad lines")
+        for batch in ["3000", "2097152"] {
+            var named: String?
+            for jobs in ["1", "2", "3", "2", "3"] {
+                let r = try Smashtag.run(args + files + ["--jobs", jobs], environment: ["SMASHTAG_BATCH_BYTES": batch])
+                XCTAssertEqual(r.status, 0)
+                XCTAssertEqual(r.stdout, whole.stdout, "--jobs \(jobs), batches of \(batch) bytes")
+                XCTAssertTrue(r.stderr.contains("part-1.jsonl.gz: 401 skipped\n"), r.stderr)
+                XCTAssertEqual(r.stderr, named ?? r.stderr, "the same bad input named, --jobs \(jobs), batches of \(batch) bytes")
+                named = r.stderr
+                XCTAssertTrue(r.stderr.contains("part-2.jsonl.gz: 1 skipped\n    line 8: invalid JSON"), r.stderr)
+                XCTAssertTrue(r.stderr.contains("part-3.jsonl.gz: 1 skipped\n    line 10101: invalid JSON"), r.stderr)
+            }
+        }
+    }
 }
 
 /// An uncompressed tar is read member by member on every core: the report

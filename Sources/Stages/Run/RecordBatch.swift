@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Complete records copied out of a work unit that cannot be read in place
@@ -29,6 +30,8 @@ final class RecordBatch: @unchecked Sendable {
     var elements: [Int: (index: Int, offset: Int64)] = [:]
     /// Reading problems and passed-over members met while filling it.
     var problems: [InputProblem] = []
+    /// For each problem, how many records came before it.
+    var problemPositions: [Int] = []
     var skipped: [(origin: Origin, reason: String)] = []
     /// Set on the unit's last batch: the unit's line count and bytes read.
     var isLast = false
@@ -98,6 +101,11 @@ final class WorkQueue: @unchecked Sendable {
     private let control: RunControl
     /// Batches queued before a reader parses one itself (back-pressure).
     let limit: Int
+    private let allTaken = Atomic<Bool>(false)
+
+    /// Whether some unit is still to be read: then a worker reading a
+    /// stream leaves the others work of their own, and parses it itself.
+    var hasUnitsToRead: Bool { !allTaken.load(ordering: .relaxed) }
 
     init(units: Int, workers: Int, control: RunControl) {
         unitCount = units
@@ -115,6 +123,7 @@ final class WorkQueue: @unchecked Sendable {
             if nextUnit < unitCount {
                 nextUnit += 1
                 activeReaders += 1
+                if nextUnit == unitCount { allTaken.store(true, ordering: .relaxed) }
                 return .read(nextUnit - 1)
             }
             if activeReaders == 0 { return .done }
