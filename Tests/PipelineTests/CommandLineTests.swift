@@ -112,11 +112,7 @@ final class CommandLineTests: XCTestCase {
         let whole = try Smashtag.run(args + ["--jobs", "2"])
         XCTAssertEqual(whole.stdout, outputs[0], "ranges and a whole file agree")
         // Compressed, the same file is cut into record batches that every worker parses.
-        let gz = Process()
-        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gz.arguments = ["-k", path]
-        try gz.run()
-        gz.waitUntilExit()
+        try Smashtag.gzip(["-k", path])
         for jobs in ["1", "3"] {
             let r = try Smashtag.run(["report", "-t", "*", "-t", "#bestfanarmy", "-t", "obama", path + ".gz", "--min-count", "1",
                                       "--format", "csv", "--jobs", jobs], environment: ["SMASHTAG_BATCH_BYTES": "20000"])
@@ -165,12 +161,7 @@ final class CommandLineTests: XCTestCase {
             all.append(part)
             let path = dir.appendingPathComponent("part-\(i).jsonl").path
             try part.write(to: URL(fileURLWithPath: path))
-            let gz = Process()
-            gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            gz.arguments = [path]
-            try gz.run()
-            gz.waitUntilExit()
-            XCTAssertEqual(gz.terminationStatus, 0)
+            try Smashtag.gzip([path])
             files.append(path + ".gz")
         }
         let plain = dir.appendingPathComponent("all.jsonl").path

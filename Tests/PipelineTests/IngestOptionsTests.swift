@@ -124,11 +124,7 @@ final class IngestOptionsTests: XCTestCase {
         big.append(Data("{\"broken\": \n".utf8))
         let path = dir.appendingPathComponent("big.jsonl").path
         try big.write(to: URL(fileURLWithPath: path))
-        let gz = Process()
-        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gz.arguments = [path]
-        try gz.run()
-        gz.waitUntilExit()
+        try Smashtag.gzip([path])
         // Tiny batches: dozens of pieces, parsed on any worker, handed to the writer in order.
         let env = ["SMASHTAG_BATCH_BYTES": "20000"]
         let stateless = try Smashtag.run(["report", "*", path + ".gz", "--min-count", "1", "--format", "csv"], environment: env)

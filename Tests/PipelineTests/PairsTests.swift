@@ -139,11 +139,7 @@ final class PairsTests: XCTestCase {
             XCTAssertEqual(r.stdout, expected, "--jobs \(jobs)")
         }
         // Compressed: record batches parsed by any worker.
-        let gz = Process()
-        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gz.arguments = ["-k", file]
-        try gz.run()
-        gz.waitUntilExit()
+        try Smashtag.gzip(["-k", file])
         let r = try pairs(["-t", "*", "-t", "#c", file + ".gz", "--format", "csv", "--jobs", "3"],
                           environment: ["SMASHTAG_BATCH_BYTES": "5000"])
         XCTAssertEqual(r.stdout, expected)

@@ -62,6 +62,16 @@ enum Smashtag {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs gzip(1) with `arguments` (a path is compressed to `path.gz`; `-k` keeps it), failing the calling test unless it exits 0.
+    static func gzip(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let gz = Process()
+        gz.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gz.arguments = arguments
+        try gz.run()
+        gz.waitUntilExit()
+        XCTAssertEqual(gz.terminationStatus, 0, "gzip \(arguments.joined(separator: " "))", file: file, line: line)
+    }
+
     /// Runs a report and fails the calling test unless it exits 0.
     static func report(_ args: [String], stdin: Data? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let r = try run(["report"] + args, stdin: stdin)
