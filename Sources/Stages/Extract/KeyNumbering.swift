@@ -130,14 +130,17 @@ struct KeyNumbering {
     /// in number order (its records and bytes read in turn, not the old
     /// slots' random order), each hashed again from its bytes.
     private mutating func grow() {
-        slots = [UInt64](repeating: 0, count: max(1024, slots.count * 2))
+        var fresh = [UInt64](repeating: 0, count: max(1024, slots.count * 2))
+        let mask = fresh.count - 1
         arena.withUnsafeBytes { a in
-            for n in records.indices where records[n].start >= 0 {
-                let r = records[n]
+            for (n, r) in records.enumerated() where r.start >= 0 {
                 let h = MentionTable.hash(UnsafeRawBufferPointer(rebasing: a[r.start..<r.start + r.length]), kind: 0)
-                place(KeyNumbering.slotValue(h, number: Int32(n)), at: Int(truncatingIfNeeded: h))
+                var slot = Int(truncatingIfNeeded: h) & mask
+                while fresh[slot] != 0 { slot = (slot + 1) & mask }
+                fresh[slot] = KeyNumbering.slotValue(h, number: Int32(n))
             }
         }
+        slots = fresh
     }
 
     /// The ASCII string `bytes` is canonically equivalent to, if any: its
