@@ -8,6 +8,7 @@
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
 #   make bench-scanner           the bit-mask validator prototype against the report's walk
+#   make bench-limits            simdjson, libdeflate and ISA-L on the bench data (issue 16's bounds)
 #   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder
 #   make asan                    every test, built with AddressSanitizer
 
@@ -28,7 +29,7 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark bench-scanner clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark bench-scanner bench-limits clean samples install install-files uninstall
 
 all: build
 
@@ -213,6 +214,25 @@ bench-scanner: deps
 	  /usr/bin/time -f "prototype mode $$m: %e s wall, %U s user, %S s sys" .build/scanner-prototype $(BENCH_DATA)/stream.jsonl $$m; done; \
 	  /usr/bin/time -f "report --jobs 1: %e s wall, %U s user, %S s sys" \
 	    .build/release/smashtag report '#stanford' $(BENCH_DATA)/stream.jsonl --format csv --quiet --jobs 1 >/dev/null; done
+
+# Issue 16's two figures not reached, against the best libraries Debian
+# ships (Benchmarks/limits.py; measuring peers only, never linked into
+# smashtag): simdjson's validating parser on the plain lines, and the
+# inflate alone with zlib, libdeflate and ISA-L on the 8 .gz parts. Needs
+# the bench's data and DuckDB venv (make bench makes both).
+LIMITS_DIR ?= .build/limits
+bench-limits: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
+	@[ -e $(BENCH_DATA)/stream.jsonl ] && [ -x $(BENCH_VENV)/bin/python ] || { echo "no bench data or DuckDB venv: run make bench first" >&2; exit 1; }
+	@{ [ -f /usr/include/simdjson.h ] && [ -f /usr/include/libdeflate.h ] && command -v igzip >/dev/null && command -v g++ >/dev/null; } || { \
+	  echo "installing libsimdjson-dev, libdeflate-dev, isal and g++ with apt-get (for the measuring peers only)" >&2; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libsimdjson-dev libdeflate-dev isal g++ >/dev/null; }
+	mkdir -p $(LIMITS_DIR)
+	g++ -O2 -std=c++17 Benchmarks/Limits/validating_parser.cpp -lsimdjson -o $(LIMITS_DIR)/validating_parser
+	cc -O2 Benchmarks/Limits/inflate.c -lz -ldeflate -o $(LIMITS_DIR)/inflate
+	python3 Benchmarks/limits.py --data $(BENCH_DATA) --smashtag .build/release/smashtag --tools $(LIMITS_DIR) \
+	  --duckdb-python $(BENCH_VENV)/bin/python --runs $(BENCH_RUNS)
 
 # The binary, its man page and bash/zsh completions (install-files copies
 # an already built binary: the tests use it on the debug build).

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Issue 16's two figures not reached, against the best libraries Debian ships.
+
+    limits.py --data DIR --smashtag BIN --tools DIR --duckdb-python PY [--runs N]
+
+For `make bench-limits` (not part of the product). Alternating rounds on the
+bench's data (DIR/stream.jsonl, DIR/split/*.gz), medians of N runs, the CPU
+time (user + sys) and wall time of each command with the answer's size beside
+it:
+
+- plain JSON lines: smashtag's report (`--jobs 1` for its CPU cost, `--jobs 2`
+  and DuckDB for the bench's ratio), simdjson's validating DOM parser and its
+  On-Demand front end (Benchmarks/Limits/validating_parser.cpp);
+- 8 x .gz: smashtag's report and DuckDB on the folder, and the inflate alone
+  with zlib, libdeflate (Benchmarks/Limits/inflate.c) and ISA-L's `igzip -dc`.
+
+Then what each figure would read if smashtag's parse cost only what simdjson's
+DOM costs, or its inflate only what libdeflate's or ISA-L's costs: bounds
+worked out from the CPU seconds measured in the same rounds.
+"""
+
+import argparse
+import glob
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(argv, stdout=subprocess.DEVNULL):
+    """Runs argv; returns (wall s, CPU s of the child, its stdout or '')."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    p = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(argv)} exited {p.returncode}: {p.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, p.stdout or ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--smashtag", required=True)
+    ap.add_argument("--tools", required=True, help="folder with validating_parser and inflate")
+    ap.add_argument("--duckdb-python", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--term", default="#stanford")
+    o = ap.parse_args()
+
+    plain = os.path.join(o.data, "stream.jsonl")
+    split = os.path.join(o.data, "split")
+    parts = sorted(glob.glob(os.path.join(split, "*.gz")))
+    if not os.path.exists(plain) or not parts:
+        sys.exit(f"no bench data in {o.data}: make bench generates it")
+    peer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "duckdb_report.py")
+    tmp = tempfile.mkdtemp(prefix="smashtag-limits-")
+    stats = os.path.join(tmp, "stats.json")
+
+    def smashtag(path, jobs):
+        return [o.smashtag, "report", o.term, path, "--format", "csv", "--quiet", "--jobs", str(jobs), "--stats", stats]
+
+    def matched(_out):
+        with open(stats) as f:
+            return f"{json.load(f)['matched'][o.term]} matching tweets"
+
+    def rows(out):
+        return f"{max(len(out.splitlines()) - 1, 0)} rows"
+
+    def first_line(out):
+        return out.strip().splitlines()[0].split(": ", 1)[-1]
+
+    # (name, argv, how to read the answer's size from stdout)
+    commands = [
+        ("plain: smashtag --jobs 1", smashtag(plain, 1), matched),
+        ("plain: smashtag --jobs 2", smashtag(plain, 2), matched),
+        ("plain: DuckDB (2 threads)", [o.duckdb_python, peer, "-t", o.term, plain], rows),
+        ("plain: simdjson DOM (validates)", [os.path.join(o.tools, "validating_parser"), "dom", plain], first_line),
+        ("plain: simdjson On-Demand (does not)", [os.path.join(o.tools, "validating_parser"), "ondemand", plain], first_line),
+        ("8 x .gz: smashtag --jobs 1", smashtag(split, 1), matched),
+        ("8 x .gz: smashtag --jobs 2", smashtag(split, 2), matched),
+        ("8 x .gz: DuckDB (2 threads)", [o.duckdb_python, peer, "-t", o.term, split], rows),
+        ("8 x .gz: inflate, zlib", [os.path.join(o.tools, "inflate"), "zlib"] + parts, first_line),
+        ("8 x .gz: inflate, libdeflate", [os.path.join(o.tools, "inflate"), "libdeflate"] + parts, first_line),
+        ("8 x .gz: inflate, ISA-L igzip", ["sh", "-c", 'igzip -dc "$@" >/dev/null && echo "CRC-32 checked"', "igzip"] + parts,
+         first_line),
+    ]
+    walls = {c[0]: [] for c in commands}
+    cpus = {c[0]: [] for c in commands}
+    answers = {}
+    for r in range(o.runs + 1):  # the first round warms the page cache and is not counted
+        for name, argv, answer in commands:
+            wall, cpu, out = run(argv, stdout=subprocess.PIPE)
+            answers[name] = answer(out)
+            # The peers written for this print the CPU time of their work alone
+            # (without loading their input), which is what is compared.
+            work = [line for line in out.splitlines() if line.startswith("cpu ")]
+            if work:
+                cpu = float(work[0].split()[1])
+            if r > 0:
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+        print(f"round {r}/{o.runs} done", file=sys.stderr)
+
+    med = {k: statistics.median(v) for k, v in walls.items()}
+    cpu = {k: statistics.median(v) for k, v in cpus.items()}
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    print(f"Term `{o.term}`, {o.runs} alternating rounds after one warm-up, medians; load average {' '.join(load)}.\n")
+    print("CPU s: the process's user + sys time; for simdjson and the libdeflate and zlib runs, the time of")
+    print("the parse or the inflate alone, without loading the input (igzip's includes its reads).\n")
+    print("| command | wall s | CPU s | answer |")
+    print("|---|---:|---:|---|")
+    for name, _, _ in commands:
+        print(f"| {name} | {med[name]:.3f} | {cpu[name]:.3f} | {answers[name]} |")
+
+    ratio = med["plain: DuckDB (2 threads)"] / med["plain: smashtag --jobs 2"]
+    share = cpu["plain: simdjson DOM (validates)"] / cpu["plain: smashtag --jobs 1"]
+    print(f"\nplain: DuckDB / smashtag = {ratio:.2f} (goal >= 4.0). simdjson's DOM, validating and finding the"
+          f" fields alone, costs {share:.2f} of smashtag's whole report in CPU; a smashtag that cost no more than"
+          f" that, everything else free, would read at most {ratio / share:.2f}.")
+    gz = med["8 x .gz: DuckDB (2 threads)"] / med["8 x .gz: smashtag --jobs 2"]
+    zlib = cpu["8 x .gz: inflate, zlib"]
+    whole = cpu["8 x .gz: smashtag --jobs 1"]
+    print(f"8 x .gz: DuckDB / smashtag = {gz:.2f} (goal >= 2.5); zlib's inflate alone is {zlib:.2f} of its"
+          f" {whole:.2f} CPU s.")
+    scan = cpu["plain: simdjson DOM (validates)"]
+    print(f"  with zlib and a parse as cheap as simdjson's DOM ({scan:.2f} s): at most"
+          f" {gz * whole / (zlib + scan):.2f}")
+    for other in ("libdeflate", "ISA-L igzip"):
+        alt = cpu[f"8 x .gz: inflate, {other}"]
+        print(f"  with {other} ({alt:.2f} s) and smashtag's parse as it is: about {gz * whole / (whole - zlib + alt):.2f}")
+
+
+if __name__ == "__main__":
+    main()
