@@ -30,6 +30,11 @@ namespace {
 struct Tally {
     long records = 0, matching = 0, mentions = 0;
     std::unordered_set<std::string> seen;  // ids copied: a parser reuses its buffers record by record
+
+    // A tweet carrying `n` mentions, the term among them when `hit`: counted once by its id.
+    void add(std::string_view id, long n, bool hit) {
+        if (hit && !id.empty() && seen.emplace(id).second) { matching++; mentions += n; }
+    }
 };
 
 bool isTerm(std::string_view t) { return t.size() == 8 && strncasecmp(t.data(), "stanford", 8) == 0; }
@@ -69,7 +74,7 @@ int domReport(const padded_string &json, Tally &t) {
             n += m + 1;  // the retweeted author is a mention too
             hit |= rtHit;
         }
-        if (hit && t.seen.emplace(id).second) { t.matching++; t.mentions += n; }
+        t.add(id, n, hit);
     }
     return 0;
 }
@@ -118,9 +123,7 @@ int onDemandReport(const padded_string &json, Tally &t) {
         std::string_view id;
         std::pair<long, bool> retweeted{0, false};
         auto [n, hit] = tweetEntities(tweet, &id, &retweeted);
-        n += retweeted.first;
-        hit |= retweeted.second;
-        if (hit && !id.empty() && t.seen.emplace(id).second) { t.matching++; t.mentions += n; }
+        t.add(id, n + retweeted.first, hit || retweeted.second);
     }
     return 0;
 }
