@@ -8,7 +8,7 @@
 ///     TweetScanner: decode ▶ screen ▶ extract ─▶ TweetConsumer.take ─▶ Part per piece
 ///
 /// Modelled on a search's sink: the scan drives, the consumer only takes.
-protocol TweetConsumer: AnyObject {
+protocol TweetConsumer: AnyObject, SendableMetatype {
     associatedtype Part: Sendable
 
     /// Rules tweets out from their raw mention bytes before extraction
