@@ -60,8 +60,8 @@ def main():
     if not os.path.exists(plain) or not parts:
         sys.exit(f"no bench data in {o.data}: make bench generates it")
     peer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "duckdb_report.py")
-    tmp = tempfile.mkdtemp(prefix="smashtag-limits-")
-    stats = os.path.join(tmp, "stats.json")
+    tmp = tempfile.TemporaryDirectory(prefix="smashtag-limits-")  # removed when the script ends
+    stats = os.path.join(tmp.name, "stats.json")
 
     def smashtag(path, jobs):
         return [o.smashtag, "report", o.term, path, "--format", "csv", "--quiet", "--jobs", str(jobs), "--stats", stats]
