@@ -121,8 +121,28 @@ final class DataSafetyTests: StoreTestCase {
     /// not write, in a folder it may not write (a store kept by another
     /// user's cron job), and give what they give its owner; as root the
     /// reader is run as `nobody`, since root may write anything.
+    ///
+    /// As root, the clone (and so the binary and the test's folder) may sit
+    /// in a folder that `nobody` cannot enter (a clone under `/root`, or
+    /// under a `mktemp -d` folder of mode 0700): the test then runs a copy of
+    /// the binary and keeps the store in a folder of its own under `/tmp`,
+    /// open to every user for reading and to none but root for writing.
     func testReadersNeedNoWriteAccess() throws {
-        let shared = path("shared")
+        let asRoot = getuid() == 0
+        var binary = Smashtag.binary.path
+        var base = folder.path
+        if asRoot {
+            var template = Array("/tmp/smashtag-readers-XXXXXX".utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            XCTAssertNotNil(made, String(cString: strerror(errno)))
+            base = String(cString: template.map { $0 })
+            addTeardownBlock { try? FileManager.default.removeItem(atPath: base) }
+            XCTAssertEqual(chmod(base, 0o755), 0, String(cString: strerror(errno)))
+            binary = base + "/smashtag"
+            try FileManager.default.copyItem(atPath: Smashtag.binary.path, toPath: binary)
+            XCTAssertEqual(chmod(binary, 0o755), 0, String(cString: strerror(errno)))
+        }
+        let shared = base + "/shared"
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o755])
         let store = shared + "/s.db"
@@ -132,7 +152,6 @@ final class DataSafetyTests: StoreTestCase {
                         ["terms", "--store", store, "--format", "csv"], ["export", "--store", store, "-q"]]
         let owners = try commands.map { try smashtag($0).stdout }
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
-        let asRoot = getuid() == 0
         if !asRoot {
             chmod(store, 0o444)
             chmod(shared, 0o555)
@@ -141,8 +160,9 @@ final class DataSafetyTests: StoreTestCase {
         XCTAssertEqual(access(shared + "/s.db-wal", F_OK), -1, "no writer at work")
         for (command, expected) in zip(commands, owners) {
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: asRoot ? "/usr/sbin/runuser" : Smashtag.binary.path)
-            p.arguments = asRoot ? ["-u", "nobody", "--", Smashtag.binary.path] + command : command
+            p.executableURL = URL(fileURLWithPath: asRoot ? "/usr/sbin/runuser" : binary)
+            p.arguments = asRoot ? ["-u", "nobody", "--", binary] + command : command
+            p.currentDirectoryURL = URL(fileURLWithPath: base)
             let out = Pipe(), err = Pipe()
             p.standardOutput = out
             p.standardError = err
@@ -152,6 +172,7 @@ final class DataSafetyTests: StoreTestCase {
             p.waitUntilExit()
             XCTAssertEqual(p.terminationStatus, 0, "\(command[0]) of a store it may not write: \(stderr)")
             XCTAssertEqual(stdout, expected, command[0])
+            XCTAssertFalse(stdout.isEmpty, command[0])
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store)), before)
     }
