@@ -12,12 +12,12 @@ _smashtag() {
     fi
     local input_options="--jobs --strict --max-record --no-input-limits --deleted --mentions-from --id-column --text-column --author-column"
     local report_options="--term --format --output --min-count --top --columns --by --tz --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
-    local pairs_options="--term --format --min-count --top --without-term --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local pairs_options="--term --format --output --min-count --top --without-term --max-pair-mentions --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
     local command=${words[1]}
     case $prev in
         --format)
             if [[ $command == pairs ]]; then
-                COMPREPLY=($(compgen -W "csv json ndjson gexf table" -- "$cur"))
+                COMPREPLY=($(compgen -W "csv json ndjson gexf table xlsx" -- "$cur"))
             else
                 COMPREPLY=($(compgen -W "csv json ndjson table xlsx html" -- "$cur"))
             fi
@@ -26,7 +26,7 @@ _smashtag() {
         --by) COMPREPLY=($(compgen -W "hour day week month year" -- "$cur")); return ;;
         --mentions-from) COMPREPLY=($(compgen -W "entities text" -- "$cur")); return ;;
         --deleted) COMPREPLY=($(compgen -W "skip include" -- "$cur")); return ;;
-        --min-count|--top|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--tz|--wait) return ;;
+        --min-count|--top|--max-pair-mentions|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--tz|--wait) return ;;
         --id-column|--text-column|--author-column) return ;;
         --stats|-o|--output|--store) _filedir; return ;;
     esac

@@ -49,8 +49,8 @@ struct AggregateCommand: Command {
     OPTIONS:
         --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
                             `smashtag report` (with --pairs: csv, json, ndjson,
-                            table or gexf) [default: table on a terminal, csv
-                            otherwise; with -o, from FILE's name]
+                            table, gexf or xlsx) [default: table on a terminal,
+                            csv otherwise; with -o, from FILE's name]
         -o, --output FILE   Write the report to FILE, as `smashtag report -o` does
         --min-count N       Leave out mentions counted (pairs weighing) fewer than N
                             times [default: 2]
@@ -58,6 +58,10 @@ struct AggregateCommand: Command {
                             (with --pairs: the N heaviest pairs) [default: all]
         --pairs             Pairs of mentions, as `smashtag pairs`
         --without-term      With --pairs: as `smashtag pairs --without-term`
+        --max-pair-mentions N
+                            With --pairs: a tweet carrying more than N distinct
+                            mentions adds no pairs, as for `smashtag pairs`
+                            [default: 200]
         --columns LIST      The report's columns, as for `smashtag report`
                             [default: term,type,mention,count]
         --by UNIT, --tz ZONE
@@ -85,8 +89,11 @@ struct AggregateCommand: Command {
     var quiet = false
     /// `--pairs`: what `smashtag pairs` writes (SPEC §12.5), with its formats and `--without-term`.
     var pairs = false
-    var pairFormat: PairFormat?
+    /// With `--pairs`: `--format` and `-o` as `smashtag pairs` takes them.
+    var pairOutput = PairOutput()
     var withoutTerm = false
+    var maxMentions = OverLimitTweets.defaultLimit
+    var maxMentionsGiven = false
     /// `--columns` (SPEC §12.3), `--by` and `--tz` (§12.4, with `--since`
     /// and `--until` for the series' span); the other filters belong to `extract`.
     var filters = FilterOptions()
@@ -113,18 +120,22 @@ struct AggregateCommand: Command {
             case "-q", "--quiet": quiet = true
             case "--pairs": pairs = true
             case "--without-term": withoutTerm = true
+            case "--max-pair-mentions":
+                maxMentions = try a.number(min: 2)
+                maxMentionsGiven = true
             default:
                 if FilterOptions.filterNames.contains(option) {
                     throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
                 }
                 throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
-                                                               "--quiet", "--pairs", "--without-term", "--columns"]
+                                                               "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
+                                                               "--columns"]
                                                       + FilterOptions.seriesNames)
             }
         }
         if let formatName {
             if pairs {
-                pairFormat = try PairsCommand.format(formatName)
+                pairOutput.format = try PairOutput.format(formatName)
             } else {
                 var reader = ArgumentReader(["--format", formatName])
                 _ = try reader.nextOption()
@@ -132,11 +143,14 @@ struct AggregateCommand: Command {
             }
         }
         if withoutTerm && !pairs { throw UsageError("--without-term leaves out pairs: give it with --pairs") }
+        if maxMentionsGiven && !pairs { throw UsageError("--max-pair-mentions bounds pairs: give it with --pairs") }
         if pairs && !filters.columns.isStandard { throw UsageError("--columns does not apply to pairs (SPEC §12.5)") }
-        if pairs && output.path != nil {
-            throw UsageError("aggregate --pairs writes to standard output: leave out -o and redirect it (> FILE)")
+        if pairs {
+            pairOutput.path = output.path
+            try pairOutput.check(terms: nil)
+        } else {
+            try output.check()
         }
-        try output.check()
         paths = a.positional.isEmpty ? ["-"] : a.positional
         buckets = try filters.timeBuckets()
         if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
@@ -147,27 +161,24 @@ struct AggregateCommand: Command {
     }
 
     func run() -> Int32 {
-        let plan = InputPlan(paths: paths, splitSize: .max)
-        let control = RunControl(strict: strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return 1 }
-        let interrupts = InterruptHandler(control: control)
+        guard let setup = InputRun.start(paths: paths, strict: strict, quiet: quiet, splitSize: .max) else { return 1 }
+        let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         // The plan's problems first, then each input's in order, as a report's run keeps them.
-        let ledger = ProblemLedger(plan: plan)
-        let reader = ExtractReader(control: control, pairs: pairs, facts: filters.columns.facts, buckets: buckets,
+        let ledger = setup.ledger()
+        let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions, facts: filters.columns.facts, buckets: buckets,
                                    since: filters.filter.since, until: filters.filter.until, problems: ledger)
         let input = InputReader()
+        // Extract lines are not tweets: the bound on records that cannot be
+        // one (for a file of something else) would give up every input of
+        // more than 100,000 lines. The bounds on bombs stay.
+        input.policy.maxRecordsWithoutTweet = nil
         for unit in plan.units where !control.isStopped {
             input.read(unit, handler: reader)
             reader.finishTweet()
         }
-        if let code = interrupts.exitStatus() { return code }
+        if let code = setup.stopped() { return code }
         defer { interrupts.cancel() }
-        if strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            return 1
-        }
-        if pairs { return writePairs(reader, ledger: ledger, console: console) }
+        if pairs { return writePairs(reader, ledger: ledger, console: console, interrupts: interrupts) }
         guard let aggregator = reader.aggregator else {
             console.reportProblems(ledger)
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
@@ -195,19 +206,20 @@ struct AggregateCommand: Command {
 
 extension AggregateCommand {
     /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
-    func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console) -> Int32 {
+    func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console, interrupts: InterruptHandler) -> Int32 {
         guard let aggregator = reader.pairAggregator else {
             console.warn("no extract header found: aggregate --pairs reads the output of 'smashtag extract' (or smashtag-pairs lines)")
             return 1
         }
         do {
-            try PairsCommand.checkGraph(pairFormat, terms: aggregator.terms)
+            try pairOutput.check(terms: aggregator.terms)
         } catch {
             return usageFailure(error, usageLine: "usage: smashtag aggregate --pairs [FILE...] [options]")
         }
         let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
-        if let status = PairsCommand.write(result, format: pairFormat) { return status }
+        if let status = pairOutput.write(result, console: console, interrupts: interrupts) { return status }
         console.reportProblems(ledger)
+        PairsCommand.warn(aggregator.overLimit, quiet: quiet)
         return 0
     }
 }

@@ -23,13 +23,10 @@ struct DumpScan {
     /// Scans `paths` for `run`'s terms into `sink`.
     static func run(_ run: ParallelRun, input: InputOptions, paths: [String], quiet: Bool, progress: ProgressDisplay.Mode,
                     into sink: ExtractionSink) -> Outcome {
-        let strict = input.strict
-        let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-        let control = RunControl(strict: strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: strict) else { return .exit(1) }
-        console.noteStandardInput(paths)
-        let interrupts = InterruptHandler(control: control)
+        guard let setup = InputRun.start(paths: paths, strict: input.strict, quiet: quiet, splitSize: Terms.splitSize()) else {
+            return .exit(1)
+        }
+        let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         let mode: ProgressDisplay.Mode = quiet ? .off
             : progress == .auto ? (isatty(2) == 1 ? .terminal : .off) : progress
         let total: Int64? = plan.units.contains { $0.size == nil } ? nil : plan.units.reduce(0) { $0 + ($1.size ?? 0) }
@@ -37,14 +34,9 @@ struct DumpScan {
         display.start()
         var run = run
         if let b = InputOptions.batchBytes { run.batchBytes = b }
-        let ledger = run.run(plan.units, control: control, into: sink, ledger: ProblemLedger(plan: plan))
+        let ledger = run.run(plan.units, control: control, into: sink, ledger: setup.ledger())
         display.finish()
-        if let code = interrupts.exitStatus() { return .exit(code) }
-        if strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            console.warn("stopped: --strict stops at the first bad input (leave it off to skip and count bad input)")
-            return .exit(1)
-        }
+        if let code = setup.stopped() { return .exit(code) }
         return .scanned(DumpScan(console: console, interrupts: interrupts, mode: mode, ledger: ledger,
                                  mentionsFrom: input.mentionsFrom))
     }

@@ -95,11 +95,8 @@ struct ExtractCommand: Command {
             case "--list-inputs": listInputs = true
             case "-0", "--null": nullSeparated = true
             default:
-                throw UsageError.unknownOption(option, known: ["--help", "--term", "--jobs", "--max-record", "--strict",
-                                                               "--quiet", "--paths-from-stdin", "--list-inputs", "--mentions-from",
-                                                               "--id-column", "--text-column", "--author-column", "--null",
-                                                               "--deleted", "--no-input-limits"]
-                                                 + FilterOptions.names)
+                throw UsageError.unknownOption(option, known: ["--help", "--term", "--quiet", "--paths-from-stdin", "--list-inputs",
+                                                               "--null"] + InputOptions.names + FilterOptions.names)
             }
         }
         var positional = a.positional
@@ -130,12 +127,10 @@ struct ExtractCommand: Command {
         }
         if inputs.isEmpty && !pathsFromStdin { inputs = ["-"] }
         if listInputs { return list(inputs) }
-        let plan = InputPlan(paths: inputs, splitSize: Terms.splitSize())
-        let control = RunControl(strict: input.strict)
-        let console = Console(quiet: quiet)
-        guard console.warnAbout(plan, strict: input.strict) else { return 1 }
-        console.noteStandardInput(inputs)
-        let interrupts = InterruptHandler(control: control)
+        guard let setup = InputRun.start(paths: inputs, strict: input.strict, quiet: quiet, splitSize: Terms.splitSize()) else {
+            return 1
+        }
+        let (console, interrupts) = (setup.console, setup.interrupts)
         // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
         let facts = filters.columns.facts.any
         let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil) { Console.writeStdout($0) }
@@ -146,13 +141,9 @@ struct ExtractCommand: Command {
         run.filter = filters.filter
         run.times = buckets != nil
         if facts { run.facts = .all }
-        let ledger = run.run(plan.units, control: control, into: writer, ledger: ProblemLedger(plan: plan))
-        if let code = interrupts.exitStatus() { return code }
+        let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())
+        if let code = setup.stopped() { return code }
         interrupts.cancel()
-        if input.strict, let p = control.stoppingProblem {
-            console.warn(p.description)
-            return 1
-        }
         writer.flush()
         if writer.closed { return 0 }
         console.reportProblems(ledger)

@@ -137,22 +137,17 @@ struct IngestCommand: Command {
                                                + "and a store keeps text for all its tweets or none; start a new store to keep text"),
                                     usageLine: Self.usageLine)
             }
-            let plan = InputPlan(paths: paths, splitSize: Terms.splitSize())
-            guard console.warnAbout(plan, strict: input.strict) else { return 1 }
-            let control = RunControl(strict: input.strict)
             // As a report does: SIGINT or SIGTERM stops the workers; the batches committed stay.
-            let interrupts = InterruptHandler(control: control, unwritten: "the batches committed so far are kept")
-            defer { interrupts.cancel() }
-            let outcome = try store.ingest(plan, inputs: paths, options: options, control: control,
-                                           ledger: ProblemLedger(plan: plan))
-            if let code = interrupts.exitStatus() { return code }
-            console.reportProblems(outcome.ledger)
-            console.hintWithoutEntities(outcome.ledger, mentionsFrom: input.mentionsFrom)
-            if input.strict, let p = control.stoppingProblem {
-                console.warn(p.description)
-                console.warn("stopped: --strict stops at the first bad input; the batches committed before it are kept")
+            guard let setup = InputRun.start(paths: paths, strict: input.strict, quiet: storeOptions.quiet,
+                                             splitSize: Terms.splitSize(), unwritten: "the batches committed so far are kept") else {
                 return 1
             }
+            defer { setup.interrupts.cancel() }
+            let outcome = try store.ingest(setup.plan, inputs: paths, options: options, control: setup.control,
+                                           ledger: setup.ledger())
+            if let code = setup.stopped(kept: "the batches committed before it are kept") { return code }
+            console.reportProblems(outcome.ledger)
+            console.hintWithoutEntities(outcome.ledger, mentionsFrom: input.mentionsFrom)
             summary(outcome, console: console, started: started)
             if let statsPath {
                 var stats = RunSummary(outcome.ledger, reports: [], duplicates: outcome.totals.known,

@@ -29,12 +29,21 @@ struct PairsCommand: Command {
                             undirected graph (one term only): nodes are the
                             mentions with type and count (the report's count),
                             edges carry the weight; table: per term, pairs
-                            aligned for people
-                            [default: table on a terminal, csv otherwise]
+                            aligned for people; xlsx: a workbook, a sheet of
+                            pairs per term (needs -o)
+                            [default: table on a terminal, csv otherwise; with
+                            -o, from FILE's name: .gexf, .xlsx, .json, ...]
+        -o, --output FILE   Write the pairs to FILE (whole or not at all: a
+                            temporary file renamed into place), not stdout
         --min-count N       Leave out pairs of weight under N [default: 2]
         --top N             Keep the N heaviest pairs of each term [default: all]
         --without-term      Leave out pairs holding the term's own mention (#tag
                             and @name terms; from:, word and * have none)
+        --max-pair-mentions N
+                            A tweet carrying more than N distinct mentions adds
+                            no pairs (n mentions make n(n-1)/2 pairs); such
+                            tweets still count as matching, and are counted
+                            and the first few named on stderr [default: 200]
         Pairs are ordered by weight, heaviest first, then source, then target.
 
     FILTERS (as for `smashtag report`, before matching and dedup):
@@ -52,7 +61,8 @@ struct PairsCommand: Command {
 
     EXAMPLES:
         smashtag pairs '#stanford' dumps/ --top 20
-        smashtag pairs '#stanford' dumps/ --without-term --format gexf > g.gexf
+        smashtag pairs '#stanford' dumps/ --without-term -o g.gexf
+        smashtag pairs '#stanford' '#mit' dumps/ -o pairs.xlsx
         smashtag pairs -t '#stanford' -t @nasa --store tweets.db --format json
 
     """
@@ -60,8 +70,11 @@ struct PairsCommand: Command {
 
     var terms: [Term] = []
     var paths: [String] = []
-    var format: PairFormat?
+    /// `--format` and `-o`.
+    var output = PairOutput()
     var minCount = 2
+    /// `--max-pair-mentions` (SPEC §12.5).
+    var maxMentions = OverLimitTweets.defaultLimit
     var top: Int?
     var withoutTerm = false
     /// How the inputs are read (`--jobs`, `--strict`, `--max-record`, `--mentions-from`, CSV columns).
@@ -76,9 +89,9 @@ struct PairsCommand: Command {
 
     static let usageLine = "usage: smashtag pairs TERM [PATH...] [options]"
 
-    static let options = ["--help", "--term", "--format", "--min-count", "--top", "--without-term", "--jobs", "--max-record",
-                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
-                          "--mentions-from", "--id-column", "--text-column", "--author-column"] + FilterOptions.filterNames
+    /// Every option `pairs` takes, built from the option groups' own names (for "did you mean").
+    static let options = ["--help", "--term", "--min-count", "--top", "--without-term", "--max-pair-mentions", "--progress", "--stats"]
+        + ReportOutput.options + StoreOptions.names + InputOptions.names + FilterOptions.filterNames
 
     /// Parses the arguments after `pairs`.
     ///
@@ -92,8 +105,9 @@ struct PairsCommand: Command {
             switch name {
             case "-h", "--help": throw UsageError.help(Self.usage)
             case "-t", "--term": termFlags.append(try a.value())
-            case "--format": format = try Self.format(try a.value())
+            case "--format", "-o", "--output": _ = try output.parse(name, &a)
             case "--min-count": minCount = try a.number(min: 1)
+            case "--max-pair-mentions": maxMentions = try a.number(min: 2)
             case "--top": top = try a.number(min: 1)
             case "--without-term": withoutTerm = true
             case "-q", "--quiet": quiet = true
@@ -110,40 +124,15 @@ struct PairsCommand: Command {
         }
         (terms, paths, _) = try Terms.parse(flags: termFlags, positional: a.positional, store: &store, command: "pairs",
                                             reads: "reads pairs from the store alone", then: "ask without paths")
-        try Self.checkGraph(format, terms: terms)
+        // A GEXF document holds one graph: one term (a choice, written in the README).
+        try output.check(terms: terms)
     }
 
-    static func format(_ v: String) throws(UsageError) -> PairFormat {
-        guard let f = PairFormat(rawValue: v) else {
-            throw UsageError("--format must be csv, json, ndjson, gexf or table, not '\(v)'")
-        }
-        return f
-    }
-
-    /// A GEXF document holds one graph: one term (a choice, written in the README).
-    static func checkGraph(_ format: PairFormat?, terms: [Term]) throws(UsageError) {
-        guard format == .gexf, terms.count > 1 else { return }
-        throw UsageError("--format gexf writes one graph, for one term, and \(terms.count) terms were given "
-                         + "(\(terms.map(\.description).joined(separator: " "))): run once per term, "
-                         + "or use csv, json or ndjson for several")
-    }
-
-    /// Writes the pairs in the chosen format.
-    ///
-    /// - Returns: nil when written; else the exit status to end with: 0 when
-    ///   stdout went away (a closed pipe ends the run quietly), 1 when the
-    ///   GEXF could not be made.
-    static func write(_ pairs: [TermPairs], format: PairFormat?) -> Int32? {
-        let format = format ?? (isatty(1) == 1 ? .table : .csv)
-        let text: String
-        do {
-            text = try PairWriter.render(pairs, as: format, width: Console.terminalWidth(),
-                                         color: format == .table && Console.wantsColor(fd: 1))
-        } catch {
-            Console.writeStderr("smashtag: \(error)\n")
-            return 1
-        }
-        return Console.writeStdout(text) ? nil : 0
+    /// Says on stderr (unless `quiet`) which matching tweets added no pairs
+    /// for carrying more than `--max-pair-mentions` distinct mentions.
+    static func warn(_ overLimit: OverLimitTweets, quiet: Bool) {
+        guard !quiet else { return }
+        for line in RunSummary.lines(overLimit) { Console.writeStderr("smashtag: " + line + "\n") }
     }
 
     /// Runs the count; returns the exit status.
@@ -152,16 +141,19 @@ struct PairsCommand: Command {
         if let store { return pairsFromStore(store, started: started) }
         var run = input.parallelRun(terms)
         run.filter = filters.filter
-        let aggregator = PairAggregator(terms: terms)
+        run.pairLimit = maxMentions
+        let aggregator = PairAggregator(terms: terms, maxMentions: maxMentions)
         let scan: DumpScan
         switch DumpScan.run(run, input: input, paths: paths, quiet: quiet, progress: progress, into: aggregator) {
         case .exit(let code): return code
         case .scanned(let s): scan = s
         }
         let pairs = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
-        if let status = Self.write(pairs, format: format) { return status }
+        if let status = output.write(pairs, console: scan.console, interrupts: scan.interrupts) { return status }
+        Self.warn(scan.ledger.overLimit, quiet: quiet)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(scan.ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
+        summary.overLimit = scan.ledger.overLimit
         summary.filter = filters.filter
         summary.matched = pairs.map { ($0.term.description, $0.tweets) }
         return scan.finish(summary, quiet: quiet, progress: progress, statsPath: statsPath)
@@ -171,8 +163,11 @@ struct PairsCommand: Command {
     func pairsFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
-            let pairs = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm, filter: filters.filter)
-            if let status = Self.write(pairs, format: format) { return status }
+            let (pairs, overLimit) = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm,
+                                                     filter: filters.filter, maxMentions: maxMentions)
+            let console = Console(quiet: quiet)
+            if let status = output.write(pairs, console: console, interrupts: nil) { return status }
+            Self.warn(overLimit, quiet: quiet)
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
                 Console.writeStderr("smashtag: store \(path), \(try store.tweetCount) tweets; matched "

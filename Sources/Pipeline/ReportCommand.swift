@@ -215,9 +215,9 @@ struct ReportCommand: Command {
         buckets = try filters.timeBuckets()
     }
 
-    static let options = ["--help", "--term", "--format", "--output", "--min-count", "--top", "--jobs", "--max-record",
-                          "--strict", "--quiet", "--progress", "--stats", "--store", "--wait",
-                          "--mentions-from", "--id-column", "--text-column", "--author-column"] + FilterOptions.names
+    /// Every option `report` takes, built from the option groups' own names (for "did you mean").
+    static let options = ["--help", "--term", "--min-count", "--top", "--progress", "--stats"] + ReportOutput.options
+        + StoreOptions.names + InputOptions.names + FilterOptions.names
 
     /// Runs the report; returns the exit status.
     func run() -> Int32 {

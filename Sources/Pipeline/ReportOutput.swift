@@ -23,13 +23,18 @@ struct ReportOutput {
             }
             format = f
         case "-o", "--output":
-            let v = try reader.value()
-            guard !v.isEmpty else { throw UsageError("\(name) needs a file name") }
-            path = v == "-" ? "/dev/stdout" : v  // `-o -`: standard output, asked for by name
+            path = try Self.path(name, &reader)
         default:
             return false
         }
         return true
+    }
+
+    /// The value of `-o`/`--output`: a file name, `-` for standard output by name.
+    static func path(_ name: String, _ reader: inout ArgumentReader) throws(UsageError) -> String {
+        let v = try reader.value()
+        guard !v.isEmpty else { throw UsageError("\(name) needs a file name") }
+        return v == "-" ? "/dev/stdout" : v  // `-o -`: standard output, asked for by name
     }
 
     static let options = ["--format", "--output"]
@@ -62,36 +67,111 @@ struct ReportOutput {
     /// quietly with 0; a file that cannot be written is named on stderr, exit 1.
     func write(_ document: ReportDocument, console: Console, interrupts: InterruptHandler?) -> Int32? {
         let format = resolved
+        return Self.deliver(to: path, binary: format.isBinary, console: console, interrupts: interrupts) { () throws(OutputFile.Failure) in
+            try ReportWriter.bytes(document, as: format, width: Console.terminalWidth(),
+                                   color: format.isTable && path == nil && Console.wantsColor(fd: 1))
+        }
+    }
+
+    /// Writes what `make` makes to `path` (through `OutputFile`) or, without
+    /// one, to standard output; nil when done, else the exit status to end with.
+    /// Every command that writes a report (`report`, `pairs`, `aggregate`)
+    /// writes it here.
+    ///
+    /// - Parameter binary: a workbook: never to a terminal or standard output.
+    static func deliver(to path: String?, binary: Bool, console: Console, interrupts: InterruptHandler?,
+                        _ make: () throws -> [UInt8]) -> Int32? {
         // From here a signal ends the run at once, temporary files removed.
         interrupts?.writing(path.map { "no report written, \(VisibleText.escaped($0)) is as it was" }
                             ?? "the report on standard output may be cut short")
         let bytes: [UInt8]
         do {
-            bytes = try ReportWriter.bytes(document, as: format, width: Console.terminalWidth(),
-                                           color: format.isTable && path == nil && Console.wantsColor(fd: 1))
-        } catch {
+            bytes = try make()
+        } catch let error as OutputFile.Failure {
             return failed(error, console: console, interrupts: interrupts)
+        } catch {
+            Console.writeStderr("smashtag: \(error)\n")
+            return 1
         }
         guard let path else {
-            if format.isBinary {  // check() rules this out; never write a workbook to a terminal
+            if binary {  // check() rules this out; never write a workbook to a terminal
                 console.warn("a workbook is written to a file only: give -o FILE")
                 return 2
             }
             return Console.writeStdout(bytes) ? nil : 0  // a closed pipe ends the run quietly
         }
         do {
-            try OutputFile.write(bytes, to: path, options: .init(refuseTerminal: format.isBinary))
+            try OutputFile.write(bytes, to: path, options: .init(refuseTerminal: binary))
         } catch {
             return failed(error, console: console, interrupts: interrupts)
         }
         return nil
     }
 
-    private func failed(_ error: OutputFile.Failure, console: Console, interrupts: InterruptHandler?) -> Int32 {
+    private static func failed(_ error: OutputFile.Failure, console: Console, interrupts: InterruptHandler?) -> Int32 {
         if error.interrupted, let code = interrupts?.exitStatus() { return code }
         if error.code == EPIPE { return 0 }
         Console.writeStderr("smashtag: \(error.description)\n")  // names already shown escaped
         return 1
+    }
+}
+
+/// Where the pairs of `smashtag pairs` (and `aggregate --pairs`) go and in
+/// which format: `--format` and `-o, --output FILE`, as `ReportOutput` for
+/// a report (SPEC §11): with `-o` the format its name asks for (`.gexf`,
+/// `.xlsx`, `.csv`, `.json`, `.ndjson`, `.txt`) unless `--format` says
+/// otherwise, CSV for any other name; a workbook only ever to a file.
+struct PairOutput {
+    var format: PairFormat?
+    var path: String?
+
+    static let formatNames = PairFormat.allCases.map(\.rawValue)
+
+    /// Reads `--format` and `-o`/`--output`; false for any other option.
+    mutating func parse(_ name: String, _ reader: inout ArgumentReader) throws(UsageError) -> Bool {
+        switch name {
+        case "--format":
+            format = try Self.format(try reader.value())
+        case "-o", "--output":
+            path = try ReportOutput.path(name, &reader)
+        default:
+            return false
+        }
+        return true
+    }
+
+    static func format(_ v: String) throws(UsageError) -> PairFormat {
+        guard let f = PairFormat(rawValue: v) else {
+            throw UsageError("--format must be csv, json, ndjson, gexf, table or xlsx, not '\(v)'")
+        }
+        return f
+    }
+
+    /// Refuses what cannot be written: a workbook without `-o`; a graph of several terms.
+    func check(terms: [Term]?) throws(UsageError) {
+        if resolved == .xlsx && path == nil {
+            throw UsageError("--format xlsx writes a workbook to a file: give -o FILE (never a terminal or standard output)")
+        }
+        guard resolved == .gexf, let terms, terms.count > 1 else { return }
+        throw UsageError("--format gexf writes one graph, for one term, and \(terms.count) terms were given "
+                         + "(\(terms.map(\.description).joined(separator: " "))): run once per term, "
+                         + "or use csv, json, ndjson or xlsx for several")
+    }
+
+    /// The format to write.
+    var resolved: PairFormat {
+        if let format { return format }
+        if let path { return PairFormat(fileName: path) ?? .csv }
+        return isatty(1) == 1 ? .table : .csv
+    }
+
+    /// Writes the pairs; nil when done, else the exit status to end with (as `ReportOutput.write`).
+    func write(_ pairs: [TermPairs], console: Console, interrupts: InterruptHandler?) -> Int32? {
+        let format = resolved
+        return ReportOutput.deliver(to: path, binary: format.isBinary, console: console, interrupts: interrupts) {
+            try PairWriter.bytes(pairs, as: format, width: Console.terminalWidth(),
+                                 color: format == .table && path == nil && Console.wantsColor(fd: 1))
+        }
     }
 }
 

@@ -386,13 +386,101 @@ final class PairsTests: XCTestCase {
         XCTAssertTrue(replaced.contains("source=\"#\u{FFFD}z\" target=\"#a\""), replaced)
     }
 
+    // MARK: The bound on a tweet's mentions (SPEC §12.5)
+
+    /// One line holding a tweet of 20,000 distinct hashtags would ask for
+    /// 200 million pairs: it adds none, on every path, and is counted once
+    /// and named with its file and line; its mentions still count. Eight
+    /// gzip copies of it are one tweet. Pairs worked out by hand: only the
+    /// small tweet's three hashtags pair up.
+    func testATweetOfTwentyThousandMentionsAddsNoPairsOnEveryPath() throws {
+        let bomb = Self.tweet(1234567890, tags: (0..<20000).map { "t\($0)" })
+        let lines = Self.lines([bomb, Self.tweet(2, tags: ["a", "b", "t0"])])
+        let dumps = folder.appendingPathComponent("dumps")
+        try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        try lines.write(to: dumps.appendingPathComponent("bomb.jsonl"))
+        for i in 1...8 {
+            let copy = dumps.appendingPathComponent("copy\(i).jsonl")
+            try lines.write(to: copy)
+            try Smashtag.gzip([copy.path])
+        }
+        let expected = "term,source,target,weight\n*,#a,#b,1\n*,#a,#t0,1\n*,#b,#t0,1\n"
+        let stats = path("stats.json")
+        let r = try pairs(["*", dumps.path, "--format", "csv", "--min-count", "1", "--stats", stats])
+        XCTAssertEqual(r.stdout, expected)
+        XCTAssertTrue(r.stderr.contains("1 matching tweet carried more than 200 distinct mentions and added no pairs "
+                                        + "(--max-pair-mentions 200)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("bomb.jsonl, line 1: tweet 1234567890 carries 20000 distinct mentions"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("copy1.jsonl.gz, line 1"), "a tweet is named once: \(r.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as! [String: Any]
+        XCTAssertEqual(summary["pair_limit_tweets"] as? Int, 1)
+        XCTAssertEqual(summary["matched"] as? [String: Int], ["*": 2])
+        // The store, and extract lines (the tweet's line is its T line, the second of the extract).
+        let store = path("bomb.db")
+        XCTAssertEqual(try Smashtag.run(["ingest", dumps.path, "--store", store, "-q"]).status, 0)
+        let fromStore = try pairs(["*", "--store", store, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(fromStore.stdout, expected)
+        XCTAssertTrue(fromStore.stderr.contains("tweet 1234567890 carries 20000 distinct mentions"), fromStore.stderr)
+        let extracted = path("bomb.tsv")
+        let x = try Smashtag.run(["extract", "*", dumps.appendingPathComponent("copy3.jsonl.gz").path, "-q"])
+        try Data(x.stdout.utf8).write(to: URL(fileURLWithPath: extracted))
+        let aggregated = try Smashtag.run(["aggregate", "--pairs", extracted, "--format", "csv", "--min-count", "1"])
+        XCTAssertEqual(aggregated.stdout, expected, aggregated.stderr)
+        XCTAssertTrue(aggregated.stderr.contains("bomb.tsv, line 2: tweet 1234567890 carries 20000 distinct mentions"),
+                      aggregated.stderr)
+        // Its mentions still count as the report's do; a lower bound leaves the small tweet out too.
+        for args in [["*", dumps.path], ["*", "--store", store]] {
+            let json = try pairs(args + ["--format", "json", "--min-count", "1", "--max-pair-mentions", "2", "-q"])
+            XCTAssertEqual(json.stdout, #"[{"term":"*","tweets":2,"pairs":[]}]"# + "\n", "\(args)")
+            XCTAssertEqual(json.stderr, "", "--quiet says nothing of them")
+            let gexf = try pairs(args + ["--format", "gexf", "--min-count", "1", "--max-pair-mentions", "3", "-q"]).stdout
+            XCTAssertTrue(gexf.contains(##"<edge id="0" source="#a" target="#b" weight="1"/>"##), gexf)
+        }
+        let low = try Smashtag.run(["aggregate", "--pairs", extracted, "--min-count", "1", "--max-pair-mentions", "2"])
+        XCTAssertEqual(low.stdout, "term,source,target,weight\n", low.stderr)
+        XCTAssertTrue(low.stderr.contains("2 matching tweets carried more than 2 distinct mentions"), low.stderr)
+    }
+
+    // MARK: -o and the workbook (SPEC §11)
+
+    /// `-o FILE` writes what standard output would get, in the format the
+    /// file's name asks for unless --format says otherwise; xlsx needs -o.
+    func testOutputFileTakesItsFormatFromItsName() throws {
+        let data = Self.lines([Self.tweet(1, tags: ["a", "b"], users: ["c"]), Self.tweet(2, tags: ["a", "b"])])
+        let input = path("in.jsonl")
+        try data.write(to: URL(fileURLWithPath: input))
+        for (name, format) in [("net.gexf", "gexf"), ("p.json", "json"), ("p.ndjson", "ndjson"), ("p.csv", "csv"),
+                               ("p.unknown", "csv"), ("p.txt", "table")] {
+            let out = path(name)
+            let r = try pairs(["#a", input, "--min-count", "1", "-o", out, "-q"])
+            XCTAssertEqual(r.stdout, "", "\(name): nothing on stdout")
+            let stdout = try pairs(["#a", input, "--min-count", "1", "--format", format, "-q"]).stdout
+            XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), stdout, name)
+        }
+        // --format wins over the name; aggregate --pairs takes -o too.
+        try pairs(["#a", input, "-o", path("p.gexf"), "--format", "csv", "-q"])
+        XCTAssertEqual(try String(contentsOfFile: path("p.gexf"), encoding: .utf8), "term,source,target,weight\n#a,#a,#b,2\n")
+        let lines = try Smashtag.run(["extract", "#a", input, "-q"]).stdout
+        let agg = try Smashtag.run(["aggregate", "--pairs", "-o", path("agg.json")], stdin: Data(lines.utf8))
+        XCTAssertEqual(agg.status, 0, agg.stderr)
+        XCTAssertEqual(try String(contentsOfFile: path("agg.json"), encoding: .utf8),
+                       try pairs(["#a", input, "--format", "json", "-q"]).stdout)
+        let xlsx = try pairs(["#a", input, "--format", "xlsx"], status: 2)
+        XCTAssertTrue(xlsx.stderr.contains("--format xlsx writes a workbook to a file: give -o FILE"), xlsx.stderr)
+        let book = path("p.xlsx")
+        try pairs(["#a", input, "-o", book, "-q"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: book))
+        XCTAssertEqual(Array(bytes.prefix(2)), [0x50, 0x4B], "a workbook is a zip")
+    }
+
     // MARK: Command line
 
     func testUsageErrorsNameTheOption() throws {
         let cases: [([String], String)] = [
             (["#a", "--by", "day"], "--by does not apply to pairs"),
             (["#a", "--columns", "term,count"], "--columns does not apply to pairs"),
-            (["#a", "--format", "xlsx"], "--format must be csv, json, ndjson, gexf or table"),
+            (["#a", "--format", "html"], "--format must be csv, json, ndjson, gexf, table or xlsx"),
+            (["#a", "--max-pair-mentions", "1"], "--max-pair-mentions takes a whole number"),
             (["#a", "--min-count", "0"], "--min-count takes a whole number"),
             (["#a", "--wihtout-term"], "did you mean --without-term"),
             ([], "give a term"),

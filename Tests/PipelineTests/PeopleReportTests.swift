@@ -107,6 +107,49 @@ final class PeopleReportTests: XCTestCase {
         XCTAssertTrue(labels?.contains("#a\\rb") == true, "\(labels ?? [])")
     }
 
+    // MARK: - The workbook of pairs
+
+    /// `pairs -o FILE.xlsx` (SPEC §11): openpyxl reads a Summary sheet (a
+    /// line per term: its sheet, tweets and pairs) and a sheet per term
+    /// holding the rows of `--format csv`, mentions as text (`=cmd` too)
+    /// and weights as numbers, the header row frozen.
+    func testPairsWorkbookHoldsTheRowsOfCSV() throws {
+        let python = try Readers.python()
+        let input = dir + "/in.jsonl"
+        let lines = [#"{"id_str":"1","text":"t","entities":{"hashtags":[{"text":"a"},{"text":"b"}],"user_mentions":[{"screen_name":"c"}]}}"#,
+                     #"{"id_str":"2","text":"t","entities":{"hashtags":[{"text":"a"},{"text":"b"}]}}"#,
+                     #"{"id_str":"3","text":"t","entities":{"hashtags":[{"text":"=cmd"},{"text":"a"}]}}"#]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let args = ["-t", "#a", "-t", "*", "-t", "#none", input, "--min-count", "1", "-q"]
+        let csv = try Smashtag.run(["pairs"] + args + ["--format", "csv"]).stdout
+        XCTAssertEqual(csv, "term,source,target,weight\n#a,#a,#b,2\n#a,#=cmd,#a,1\n#a,#a,@c,1\n#a,#b,@c,1\n"
+                       + "*,#a,#b,2\n*,#=cmd,#a,1\n*,#a,@c,1\n*,#b,@c,1\n")
+        let book = dir + "/pairs.xlsx"
+        let r = try Smashtag.run(["pairs"] + args + ["-o", book])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let sheets = try XCTUnwrap(try Readers.json(python, "read_xlsx.py", [book])["sheets"] as? [[String: Any]])
+        XCTAssertEqual(sheets.map { $0["title"] as? String }, ["Summary", "#a", "all tweets", "#none"])
+        let summary = sheets[0]["rows"] as! [[[Any]]]
+        let termRows = summary.filter { ($0.first?[0] as? String).map { ["#a", "*", "#none"].contains($0) } ?? false }
+        XCTAssertEqual(termRows.map { $0.prefix(4).map { "\($0[0])" } },
+                       [["#a", "#a", "3", "4"], ["*", "all tweets", "3", "4"], ["#none", "#none", "0", "0"]])
+        let rows = CSV.parse(csv).dropFirst()
+        for sheet in sheets.dropFirst() {
+            let cells = sheet["rows"] as! [[[Any]]]
+            XCTAssertEqual(cells.first?.map { $0[0] as? String }, ["term", "source", "target", "weight"])
+            XCTAssertEqual(sheet["freeze"] as? String, "A2")
+            let body = Array(cells.dropFirst())
+            let term = sheet["title"] as! String == "all tweets" ? "*" : sheet["title"] as! String
+            let expected = rows.filter { $0[0] == term }
+            XCTAssertEqual(body.count, expected.count, term)
+            for (got, want) in zip(body, expected) {
+                XCTAssertEqual(got.prefix(3).map { $0[0] as? String }, Array(want.prefix(3)), term)
+                XCTAssertEqual(got.map { $0[1] as? String }, ["s", "s", "s", "n"], "\(term): typed cells, =cmd is text")
+                XCTAssertEqual((got[3][0] as? NSNumber)?.intValue, Int(want[3]), term)
+            }
+        }
+    }
+
     // MARK: - A series (--by)
 
     /// The series' arguments: two terms of the samples by month, more than

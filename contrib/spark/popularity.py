@@ -9,8 +9,8 @@ usage:
     -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
                         without -t the first positional argument is the term
     --format FORMAT     csv, json, ndjson, table, xlsx or html (SPEC 12.6: xlsx
-                        needs -o); with --pairs csv, json, ndjson, table or
-                        gexf [default: as `smashtag report`: from -o's file
+                        needs -o); with --pairs csv, json, ndjson, table, gexf
+                        or xlsx [default: as `smashtag report`: from -o's file
                         name, else table on a terminal, csv otherwise]
     --min-count N       leave out mentions counted (pairs weighing) fewer than
                         N times [default: 2]
@@ -23,6 +23,10 @@ usage:
                         pairs of mentions the matching tweets carry together
     --without-term      with --pairs: leave out pairs holding the term's own
                         mention, as `smashtag pairs --without-term`
+    --max-pair-mentions N
+                        with --pairs: a tweet carrying more than N distinct
+                        mentions adds no pairs, as for `smashtag pairs`
+                        [default: 200]
     -o, --output FILE   write the report to FILE on the driver, as `smashtag
                         report -o` does (the final aggregate writes it)
                         [default: stdout]
@@ -136,6 +140,7 @@ def parse_args(argv):
     p.add_argument("--format", choices=["csv", "json", "ndjson", "table", "xlsx", "html", "gexf"])
     p.add_argument("--pairs", action="store_true")
     p.add_argument("--without-term", action="store_true")
+    p.add_argument("--max-pair-mentions", type=int)
     p.add_argument("--min-count", type=int, default=2)
     p.add_argument("--top", type=int)
     p.add_argument("-o", "--output")
@@ -168,12 +173,18 @@ def parse_args(argv):
         p.error("give the paths to read: a Spark job cannot read standard input")
     if a.format == "gexf" and not a.pairs:
         p.error("--format gexf is a graph of pairs: give --pairs")
-    if a.format in ("xlsx", "html") and a.pairs:
-        p.error(f"--format {a.format} is a report's: pairs are csv, json, ndjson, table or gexf")
+    if a.format == "html" and a.pairs:
+        p.error("--format html is a report's: pairs are csv, json, ndjson, table, gexf or xlsx")
     if a.format == "xlsx" and not a.output:
         p.error("--format xlsx writes a workbook to a file: give -o FILE")
     if a.without_term and not a.pairs:
         p.error("--without-term leaves out pairs: give --pairs")
+    if a.max_pair_mentions is not None and not a.pairs:
+        p.error("--max-pair-mentions bounds pairs: give --pairs")
+    if a.max_pair_mentions is not None and a.max_pair_mentions < 2:
+        p.error(f"--max-pair-mentions takes a whole number of at least 2, not {a.max_pair_mentions}")
+    if a.max_pair_mentions is None:
+        a.max_pair_mentions = DEFAULT_MAX_PAIR_MENTIONS
     if a.pairs and a.columns:
         p.error("--columns does not apply to pairs (SPEC 12.5)")
     if a.pairs and a.by:
@@ -454,13 +465,18 @@ def count_partition(copies):
     return iter(counts.items())
 
 
-def count_pairs_partition(copies):
+# A tweet carrying more distinct mentions adds no pairs (SPEC 12.5), as in smashtag.
+DEFAULT_MAX_PAIR_MENTIONS = 200
+
+
+def count_pairs_partition(copies, max_mentions=DEFAULT_MAX_PAIR_MENTIONS):
     """mapPartitions function for --pairs: as `count_partition`, plus
     (term, (a, b)) for each unordered pair of a copy's mentions (a < b in
-    bytes; extract writes each of a tweet's mentions once).
+    bytes; extract writes each of a tweet's mentions once). A copy of more
+    than `max_mentions` mentions adds its mentions and no pairs.
 
     - Complexity: memory O(distinct (term, mention) and (term, pair) keys in
-      the partition); time O(mentions^2) per tweet.
+      the partition); time O(min(mentions, max_mentions)^2) per tweet.
     """
     counts = Counter()
     for (term, _), (_, mentions, *_) in copies:
@@ -469,7 +485,8 @@ def count_pairs_partition(copies):
             continue
         ms = sorted(mentions.split(b"\t"))
         counts.update((term, m) for m in ms)
-        counts.update((term, (ms[i], ms[j])) for i in range(len(ms)) for j in range(i + 1, len(ms)))
+        if len(ms) <= max_mentions:
+            counts.update((term, (ms[i], ms[j])) for i in range(len(ms)) for j in range(i + 1, len(ms)))
     return iter(counts.items())
 
 
@@ -559,7 +576,8 @@ def popularity(sc, a, out):
     if facts:
         tweets = tweets.cache()
     min_count = a.min_count
-    counts = (tweets.mapPartitions(count_pairs_partition if a.pairs else count_partition)
+    limit = a.max_pair_mentions
+    counts = (tweets.mapPartitions((lambda copies: count_pairs_partition(copies, limit)) if a.pairs else count_partition)
               .reduceByKey(add, shuffle)
               .filter(lambda kc: kc[0][1] is None or kc[1] >= min_count))
 

@@ -177,6 +177,7 @@ def pair_cases(sc):
                     f.write(text)
             case(sc, f"pairs: first copy wins across tasks ({'short' if first is short else 'long'} first)", ["*", "#x"],
                  [d], ["--pairs", "--format", "csv", "--min-count", "1"], ["--partitions", "2"])
+    bomb_cases(sc)
     with open(os.path.join(REFERENCE, "pair_cases.json")) as f:
         cases = [c for c in json.load(f) if len(c["paths"]) > 1]
     for c in cases:
@@ -189,6 +190,32 @@ def pair_cases(sc):
             case(sc, f"pairs: reference {c['name']} as {fmt}", c["terms"], paths,
                  options + ["--format", fmt], ["--partitions", str(len(paths))], want)
 
+
+
+def bomb_cases(sc):
+    """SPEC 12.5's bound: a tweet of 20,000 distinct hashtags (and eight
+    gzip copies of it, a task each) adds no pairs; its mentions still count.
+    Expected pairs worked out by hand: only the small tweet's three
+    hashtags pair up."""
+    import gzip
+    tags = [{"text": f"t{i}"} for i in range(20000)]
+    bomb = {"id_str": "1234567890", "text": "bomb", "user": {"screen_name": "bomber"}, "entities": {"hashtags": tags}}
+    small = {"id_str": "2", "text": "#a #b #t0", "user": {"screen_name": "fine"},
+             "entities": {"hashtags": [{"text": "a"}, {"text": "b"}, {"text": "t0"}]}}
+    lines = (json.dumps(bomb) + "\n" + json.dumps(small) + "\n").encode()
+    with tempfile.TemporaryDirectory() as d:
+        for i in range(8):
+            with gzip.open(os.path.join(d, f"b{i}.jsonl.gz"), "wb") as f:
+                f.write(lines)
+        want = b"term,source,target,weight\n*,#a,#b,1\n*,#a,#t0,1\n*,#b,#t0,1\n"
+        case(sc, "pairs: a tweet of 20,000 hashtags, eight copies, adds no pairs", ["*"], [d],
+             ["--pairs", "--format", "csv", "--min-count", "1"], ["--partitions", "8"], want)
+        case(sc, "pairs: --max-pair-mentions 2 leaves the three-hashtag tweet out too", ["*"], [d],
+             ["--pairs", "--format", "csv", "--min-count", "1", "--max-pair-mentions", "2"], ["--partitions", "8"],
+             b"term,source,target,weight\n")
+        case(sc, "pairs: the 20,000-hashtag tweet's mentions still count", ["*"], [d],
+             ["--pairs", "--format", "json", "--min-count", "1", "--max-pair-mentions", "2"], ["--partitions", "2"],
+             b'[{"term":"*","tweets":2,"pairs":[]}]\n')
 
 
 ALL_COLUMNS = "term,type,mention,display,count,originals,retweets,authors"

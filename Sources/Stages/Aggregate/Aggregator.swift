@@ -101,24 +101,21 @@ public final class Aggregator {
         guard seen[term].insert(id) else { duplicates += 1; return false }
         let t = buckets == nil ? term : slot(term: term, time: time!)
         tweetCounts[t] += 1
-        var distinct: [Int32] = []
+        var distinct = DistinctList<Int32>()
         for key in mentions {
             let g = globalID(key)
-            if !distinct.contains(g) {
-                distinct.append(g)
-                counts[t].add(Aggregator.key(g))
-            }
+            if distinct.insert(g) { counts[t].add(Aggregator.key(g)) }
         }
         if columns != nil {
             let f = tweet ?? TweetFacts()
-            var written: [(Int32, Int32)] = []
+            var written = DistinctList<WrittenSpelling>()
             if facts.spellings {
                 for (m, s) in f.spellings where distinct.contains(globalID(m)) {
-                    let pair = (globalID(m), columns!.spellingID(s))
-                    if !written.contains(where: { $0 == pair }) { written.append(pair) }
+                    _ = written.insert(WrittenSpelling(mention: globalID(m), spelling: columns!.spellingID(s)))
                 }
             }
-            columns!.add(term: t, mentions: distinct, retweet: f.retweet, author: f.author.map(globalID), spellings: written)
+            columns!.add(term: t, mentions: distinct.elements, retweet: f.retweet, author: f.author.map(globalID),
+                         spellings: written.elements.map { ($0.mention, $0.spelling) })
         }
         return true
     }
@@ -299,4 +296,10 @@ public struct TermReport: Equatable, Sendable {
         }
         self.init(term: term, tweets: tweets, hashtags: hashtags, users: users)
     }
+}
+
+/// A (mention, spelling) of one tweet, by their ids, for `DistinctList`.
+private struct WrittenSpelling: Hashable {
+    var mention: Int32
+    var spelling: Int32
 }

@@ -241,6 +241,10 @@ public final class ExtractReader: RecordHandler {
     public private(set) var pairAggregator: PairAggregator?
     /// Whether pairs are counted (`aggregate --pairs`).
     public let pairs: Bool
+    /// `aggregate --max-pair-mentions` (SPEC §12.5).
+    private let maxPairMentions: Int
+    /// Where the tweet being read was read (its T line), to name it when it carries too many mentions.
+    private var tweetPlace: (origin: Origin, line: Int)?
     /// Where bad lines and unreadable input go: the run's `ProblemLedger`.
     private let problems: any ProblemSink
     public private(set) var records = 0
@@ -273,11 +277,13 @@ public final class ExtractReader: RecordHandler {
     ///   - buckets: `aggregate --by`: count per bucket; the inputs must carry times.
     ///   - since, until: with `buckets`, tweets outside these times are left out.
     ///   - problems: where bad lines and unreadable input are counted and kept (the run's `ProblemLedger`).
-    public init(control: RunControl, pairs: Bool = false, facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil,
+    public init(control: RunControl, pairs: Bool = false, maxPairMentions: Int = OverLimitTweets.defaultLimit,
+                facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil,
                 since: Int64? = nil, until: Int64? = nil, problems: any ProblemSink) {
         self.control = control
         self.problems = problems
         self.pairs = pairs
+        self.maxPairMentions = maxPairMentions
         self.facts = facts
         self.buckets = buckets
         window = (since, until)
@@ -362,7 +368,7 @@ public final class ExtractReader: RecordHandler {
                 parsed.append(t)
             }
             terms = parsed
-            if pairs { pairAggregator = PairAggregator(terms: parsed) } else { aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets) }
+            if pairs { pairAggregator = PairAggregator(terms: parsed, maxMentions: maxPairMentions) } else { aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets) }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
@@ -397,6 +403,7 @@ public final class ExtractReader: RecordHandler {
                 }
                 finishTweet()
                 current = (t, id)
+                if pairs { tweetPlace = (origin, line) }
                 tweetFacts = opened
                 tweetTime = time
                 return
@@ -405,6 +412,7 @@ public final class ExtractReader: RecordHandler {
                 if v2 { return bad("a mention line without its tweet's T line") }
                 finishTweet()
                 current = (t, id)
+                if pairs { tweetPlace = (origin, line) }
             }
             if isM {
                 guard let m = ExtractFormat.unescape(fields[3]), m.signedKind != nil else {
@@ -488,7 +496,7 @@ public final class ExtractReader: RecordHandler {
     public func finishTweet() {
         if let c = current, inWindow(tweetTime) {
             aggregator?.add(tweet: c.id, term: c.term, mentions: mentions, facts: facts.any ? tweetFacts : nil, time: tweetTime)
-            pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions)
+            pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions, origin: tweetPlace?.origin, line: tweetPlace?.line)
         }
         current = nil
         tweetTime = nil

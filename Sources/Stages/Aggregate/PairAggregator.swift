@@ -43,9 +43,18 @@ public final class PairAggregator: @unchecked Sendable {
     private var workerTables: [PairTable] = []
     /// (tweet, term) copies dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
+    /// `--max-pair-mentions`: a tweet carrying more distinct mentions adds no
+    /// pairs (SPEC §12.5); it still counts as a matching tweet, and so do
+    /// its mentions.
+    public let maxMentions: Int
+    /// Tweets from extract lines over `maxMentions` (a run over dumps notes
+    /// them in its ledger, where their places are known).
+    public private(set) var overLimit: OverLimitTweets
 
-    public init(terms: [Term]) {
+    public init(terms: [Term], maxMentions: Int = OverLimitTweets.defaultLimit) {
         self.terms = terms
+        self.maxMentions = maxMentions
+        overLimit = OverLimitTweets(limit: maxMentions)
         seen = Array(repeating: TweetIDSet(), count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         mentionCounts = Array(repeating: MentionCounts(), count: terms.count)
@@ -59,7 +68,7 @@ public final class PairAggregator: @unchecked Sendable {
 
     /// Makes one pair table per worker; `prepare` fills them.
     public func begin(workers: Int) {
-        workerTables = (0..<max(1, workers)).map { _ in PairTable(terms: terms.count) }
+        workerTables = (0..<max(1, workers)).map { _ in PairTable(terms: terms.count, maxMentions: maxMentions) }
     }
 
     /// Counts the pairs of every copy in `e` into worker `worker`'s table.
@@ -91,7 +100,7 @@ public final class PairAggregator: @unchecked Sendable {
                 guard kept != workersCount else { continue }
                 ids.removeAll(keepingCapacity: true)
                 for m in e.mentions(of: i) { ids.append(global[Int(m)]) }
-                PairTable.addPairs(of: ids, by: kept ? 1 : -1, to: &merged[t])
+                PairTable.addPairs(of: ids, by: kept ? 1 : -1, to: &merged[t], maxMentions: maxMentions)
             }
         }
     }
@@ -100,20 +109,24 @@ public final class PairAggregator: @unchecked Sendable {
 
     /// Adds one tweet for one term with its mentions (signed, normalised keys).
     ///
+    /// - Parameters:
+    ///   - origin, line: where its line was read, to name it when it carries
+    ///     more than `maxMentions` distinct mentions.
     /// - Returns: whether it counted (false for a duplicate).
     @discardableResult
-    public func add(tweet id: UInt64, term t: Int, mentions: [String]) -> Bool {
+    public func add(tweet id: UInt64, term t: Int, mentions: [String], origin: Origin? = nil, line: Int? = nil) -> Bool {
         guard seen[t].insert(id) else { duplicates += 1; return false }
         tweetCounts[t] += 1
-        var ids: [Int32] = []
+        var distinct = DistinctList<Int32>()
         for key in mentions {
             let g = globalID(key)
-            if !ids.contains(g) {
-                ids.append(g)
-                mentionCounts[t].add(Aggregator.key(g))
-            }
+            if distinct.insert(g) { mentionCounts[t].add(Aggregator.key(g)) }
         }
-        PairTable.addPairs(of: ids, by: 1, to: &merged[t])
+        let ids = distinct.elements
+        if ids.count > maxMentions {
+            overLimit.note(OverLimitTweet(id: id, mentions: ids.count, origin: origin, line: line))
+        }
+        PairTable.addPairs(of: ids, by: 1, to: &merged[t], maxMentions: maxMentions)
         return true
     }
 
@@ -188,8 +201,12 @@ final class PairTable {
     var weights: [PairCounts]
     private var local: [Int32] = []
     private var tweet: [Int32] = []
+    private let maxMentions: Int
 
-    init(terms: Int) { weights = Array(repeating: PairCounts(), count: terms) }
+    init(terms: Int, maxMentions: Int) {
+        weights = Array(repeating: PairCounts(), count: terms)
+        self.maxMentions = maxMentions
+    }
 
     /// Counts the pairs of every matching tweet of `e`, for every term it matched.
     func count(_ e: Extraction) {
@@ -203,22 +220,23 @@ final class PairTable {
         }
         for i in 0..<e.tweetIDs.count {
             let mentions = e.mentions(of: i)
-            guard mentions.count >= 2 else { continue }
+            guard mentions.count >= 2, mentions.count <= maxMentions else { continue }
             tweet.removeAll(keepingCapacity: true)
             for m in mentions { tweet.append(local[Int(m)]) }
             var mask = e.termMasks[i]
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                PairTable.addPairs(of: tweet, by: 1, to: &weights[t])
+                PairTable.addPairs(of: tweet, by: 1, to: &weights[t], maxMentions: maxMentions)
             }
         }
     }
 
-    /// Adds `delta` to the weight of every unordered pair of `ids` (distinct ids).
+    /// Adds `delta` to the weight of every unordered pair of `ids` (distinct
+    /// ids); none when there are more than `maxMentions` of them.
     @inline(__always)
-    static func addPairs(of ids: [Int32], by delta: Int32, to table: inout PairCounts) {
-        guard ids.count >= 2 else { return }
+    static func addPairs(of ids: [Int32], by delta: Int32, to table: inout PairCounts, maxMentions: Int) {
+        guard ids.count >= 2, ids.count <= maxMentions else { return }
         for a in 0..<(ids.count - 1) {
             for b in (a + 1)..<ids.count {
                 table.add(key(ids[a], ids[b]), delta)

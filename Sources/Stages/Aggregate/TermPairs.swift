@@ -91,3 +91,62 @@ public struct TermPairs: Equatable, Sendable {
         nodes = used.indices.filter { inRows[$0] }.map { (keys[used[$0]], count(used[$0])) }
     }
 }
+
+/// A matching tweet that carries more than `--max-pair-mentions` distinct
+/// mentions (SPEC §12.5): it adds no pairs, and the run says so. Where it
+/// was read: a file (or member) and line for a dump or an extract line, the
+/// tweet's id alone for a store.
+public struct OverLimitTweet: Sendable {
+    public var id: UInt64
+    /// Its distinct mentions.
+    public var mentions: Int
+    public var origin: Origin?
+    public var line: Int?
+    /// For an element of a one-line array: its index and first byte.
+    public var element: (index: Int, offset: Int64)?
+
+    public init(id: UInt64, mentions: Int, origin: Origin? = nil, line: Int? = nil) {
+        self.id = id
+        self.mentions = mentions
+        self.origin = origin
+        self.line = line
+    }
+
+    /// `dumps/a.jsonl, line 3: tweet 123 carries 20000 distinct mentions` (names as read: escape them to print).
+    public var description: String {
+        var place = origin?.description ?? ""
+        if let line { place += (place.isEmpty ? "" : ", ") + "line \(line)" }
+        if let element { place += ", element \(element.index) (byte \(element.offset))" }
+        return (place.isEmpty ? "" : place + ": ") + "tweet \(id) carries \(mentions) distinct mentions"
+    }
+}
+
+/// The matching tweets that added no pairs for carrying too many mentions
+/// (SPEC §12.5), counted once each however often they were read, the first
+/// few kept with where they were read: the same account from dumps, a store
+/// and extract lines.
+///
+/// - Complexity: memory O(distinct such tweets) (their ids) plus `namesKept` places.
+public struct OverLimitTweets: Sendable {
+    /// `--max-pair-mentions`: a tweet with more distinct mentions adds no pairs.
+    public let limit: Int
+    /// The first few such tweets, each once, in input order.
+    public private(set) var named: [OverLimitTweet] = []
+    private var ids = Set<UInt64>()
+
+    /// Tweets named with their place; the rest are counted.
+    public static let namesKept = 5
+    /// A real tweet holds well under 100 distinct mentions.
+    public static let defaultLimit = 200
+
+    public init(limit: Int = OverLimitTweets.defaultLimit) { self.limit = limit }
+
+    /// Distinct tweets over the limit.
+    public var count: Int { ids.count }
+
+    /// Notes `t`, a matching tweet over the limit: counted once by its id.
+    public mutating func note(_ t: OverLimitTweet) {
+        guard ids.insert(t.id).inserted else { return }
+        if named.count < Self.namesKept { named.append(t) }
+    }
+}

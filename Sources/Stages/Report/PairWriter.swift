@@ -1,6 +1,24 @@
-/// The formats of `smashtag pairs` (SPEC §12.5).
+/// The formats of `smashtag pairs` (SPEC §12.5, §11).
 public enum PairFormat: String, CaseIterable, Sendable {
-    case csv, json, ndjson, gexf, table
+    case csv, json, ndjson, gexf, table, xlsx
+
+    /// The format a file name asks for (`net.gexf`, `pairs.xlsx`, `rows.csv`), if any.
+    public init?(fileName: String) {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "csv": self = .csv
+        case "json": self = .json
+        case "ndjson", "jsonl": self = .ndjson
+        case "gexf": self = .gexf
+        case "txt": self = .table
+        case "xlsx": self = .xlsx
+        default: return nil
+        }
+    }
+
+    /// Bytes for a program, not text: never for a terminal, only to a file (`-o`).
+    public var isBinary: Bool { self == .xlsx }
 }
 
 /// Renders the pairs of terms as bytes for standard output.
@@ -8,10 +26,20 @@ public enum PairFormat: String, CaseIterable, Sendable {
 /// `csv`, `json`, `ndjson` and `gexf` carry the same pairs; `table` is for
 /// people at a terminal.
 public enum PairWriter {
+    /// The bytes of any format, the workbook's included.
+    ///
+    /// - Throws: as `render`; `OutputFile.Failure` when the workbook cannot be made.
+    public static func bytes(_ pairs: [TermPairs], as format: PairFormat, width: Int = 80, color: Bool = false) throws -> [UInt8] {
+        if format == .xlsx { return try XLSXPairs(pairs).bytes() }
+        return Array(try render(pairs, as: format, width: width, color: color).utf8)
+    }
+
     /// - Throws: `GEXFWriter.Failure` when libxml2 fails (out of memory).
-    ///   GEXF holds one graph: the caller gives one term's pairs.
+    ///   GEXF holds one graph: the caller gives one term's pairs. A workbook
+    ///   is bytes, not text: `bytes(_:as:)` writes it.
     public static func render(_ pairs: [TermPairs], as format: PairFormat, width: Int = 80, color: Bool = false) throws -> String {
         switch format {
+        case .xlsx: preconditionFailure("a workbook is bytes: PairWriter.bytes writes it")
         case .csv: return csv(pairs)
         case .json: return "[" + pairs.map(jsonObject).joined(separator: ",") + "]\n"
         case .ndjson: return pairs.map { jsonObject($0) + "\n" }.joined()

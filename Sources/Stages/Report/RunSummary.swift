@@ -24,6 +24,10 @@ public struct RunSummary: Sendable {
     public var filter: TweetFilter?
     public var filteredOut = 0
     public var unknownTime = 0
+    /// `smashtag pairs`: the matching tweets that carried more than
+    /// `--max-pair-mentions` distinct mentions and added no pairs (SPEC
+    /// §12.5); `pair_limit_tweets` in the JSON.
+    public var overLimit: OverLimitTweets?
 
     /// The summary of a run whose input is accounted for by `ledger`.
     public init(_ ledger: ProblemLedger, reports: [TermReport], duplicates: Int, elapsed: Double) {
@@ -119,7 +123,19 @@ public struct RunSummary: Sendable {
             ("passed_over", String(passedOver)),
             ("elapsed_seconds", elapsedText),
             ("megabytes_per_second", String(Double(Int(megabytesPerSecond * 10)) / 10)),
-        ] + filterFields + extra.map { ($0.key, String($0.value)) }) + "\n"
+        ] + filterFields + (overLimit.map { [("pair_limit_tweets", String($0.count))] } ?? []) + extra.map { ($0.key, String($0.value)) }) + "\n"
+    }
+
+    /// What `pairs` says of the tweets over `--max-pair-mentions`: how many,
+    /// and the first few by place (on stderr unless `--quiet`, whether or
+    /// not the summary is shown: the pairs are the poorer for them).
+    public static func lines(_ o: OverLimitTweets) -> [String] {
+        guard o.count > 0 else { return [] }
+        var out = ["\(count(o.count, "matching tweet")) carried more than \(TableRenderer.grouped(o.limit)) distinct "
+                   + "mentions and added no pairs (--max-pair-mentions \(o.limit))"]
+        out += o.named.map { "  " + VisibleText.escaped($0.description) }
+        if o.count > o.named.count { out.append("  … and \(TableRenderer.grouped(o.count - o.named.count)) more") }
+        return out
     }
 
     private var filterFields: [(String, String)] {

@@ -18,9 +18,7 @@ import Foundation
 /// count, a column each and a row per bucket, which feeds one line chart
 /// (a series per mention, the buckets as categories).
 ///
-/// libxlsxwriter writes to a file name: the workbook is put together in a
-/// private temporary file and read back, so that `OutputFile` writes it
-/// like any other report.
+/// The workbook is put together by `Workbook.bytes`, in a temporary file.
 public struct XLSXReport {
     public var document: ReportDocument
 
@@ -31,37 +29,7 @@ public struct XLSXReport {
     /// - Throws: `OutputFile.Failure` when libxlsxwriter fails (a message of its own).
     /// - Complexity: O(rows) time; memory and a temporary file of the workbook's size.
     public func bytes() throws(OutputFile.Failure) -> [UInt8] {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var path = ""
-        var fd: Int32 = -1
-        for _ in 0..<100 {
-            path = folder + "/smashtag-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).xlsx"
-            guard OutputFile.track(path) else { throw OutputFile.Failure(path: path, message: "interrupted", interrupted: true) }
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { break }
-            OutputFile.untrack(path)
-            guard errno == EEXIST else {
-                throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook (\(String(cString: strerror(errno))))")
-            }
-        }
-        guard fd >= 0 else { throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook") }
-        close(fd)
-        defer {
-            unlink(path)
-            OutputFile.untrack(path)
-        }
-        var book = try Workbook(path: path)
-        do {
-            try write(into: &book)
-        } catch {
-            _ = workbook_close(book.pointer)
-            throw error
-        }
-        try book.close()
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw OutputFile.Failure(path: path, message: "cannot read the workbook back")
-        }
-        return [UInt8](data)
+        try Workbook.bytes { (book: inout Workbook) throws(OutputFile.Failure) in try write(into: &book) }
     }
 
     private func write(into book: inout Workbook) throws(OutputFile.Failure) {

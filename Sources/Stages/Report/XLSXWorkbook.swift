@@ -1,4 +1,5 @@
 import CXLSXWriter
+import Foundation
 
 // libxlsxwriter for `XLSXReport`: the workbook, its sheets and formats, and
 // every return code checked here (a failure is an `OutputFile.Failure` with
@@ -24,6 +25,48 @@ struct Workbook {
             throw OutputFile.Failure(path: path, message: "libxlsxwriter cannot add a sheet named \(VisibleText.escaped(name))")
         }
         return Sheet(pointer: ws, path: path)
+    }
+
+    /// The bytes of a workbook that `write` fills.
+    ///
+    /// libxlsxwriter writes to a file name: the workbook is put together in
+    /// a private temporary file (removed on an interrupt, as `OutputFile`'s
+    /// are) and read back, so that `OutputFile` writes it like any other output.
+    ///
+    /// - Throws: `OutputFile.Failure` when libxlsxwriter fails (a message of its own).
+    /// - Complexity: memory and a temporary file of the workbook's size.
+    static func bytes(_ write: (inout Workbook) throws(OutputFile.Failure) -> Void) throws(OutputFile.Failure) -> [UInt8] {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var path = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            path = folder + "/smashtag-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 36)).xlsx"
+            guard OutputFile.track(path) else { throw OutputFile.Failure(path: path, message: "interrupted", interrupted: true) }
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { break }
+            OutputFile.untrack(path)
+            guard errno == EEXIST else {
+                throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook (\(String(cString: strerror(errno))))")
+            }
+        }
+        guard fd >= 0 else { throw OutputFile.Failure(path: path, message: "cannot make a temporary workbook") }
+        _ = Foundation.close(fd)
+        defer {
+            unlink(path)
+            OutputFile.untrack(path)
+        }
+        var book = try Workbook(path: path)
+        do {
+            try write(&book)
+        } catch {
+            _ = workbook_close(book.pointer)
+            throw error
+        }
+        try book.close()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OutputFile.Failure(path: path, message: "cannot read the workbook back")
+        }
+        return [UInt8](data)
     }
 
     /// Writes the file (`workbook_close`, which also frees the workbook).

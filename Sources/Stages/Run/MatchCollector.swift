@@ -15,7 +15,7 @@ final class MatchCollector: TweetConsumer {
     private var entryStamp: [Int32] = []
     private var entryLocal: [Int32] = []
     private var piece: Int32 = 0
-    private var seen: [(Int32, String?)] = []
+    private var seen = SeenSpellings()
     private let tableSerial: Int
 
     init(terms: [Term], table: MentionTable, facts: ReportColumns.Facts = .init(), times: Bool = false) {
@@ -27,15 +27,16 @@ final class MatchCollector: TweetConsumer {
     }
 
     @inline(__always)
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) {
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) -> Bool {
         let mask = matcher.match(tweet, in: record, table: table, mentions: mentions)
-        guard mask != 0 else { return }
+        guard mask != 0 else { return false }
         result.tweetIDs.append(tweet.id)
         result.termMasks.append(mask)
         for id in mentions.ids { result.mentions.append(keys.local(id, table: table, into: &result.keys)) }
         result.mentionEnds.append(Int32(result.mentions.count))
         if times { result.times.append(record.createdAt(of: tweet) ?? 0) }
         if facts.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
+        return true
     }
 
     /// Records what SPEC §12.3's columns need of a matching tweet: its kind,

@@ -21,6 +21,10 @@ public struct ParallelRun {
     public var times = false
     /// What is read besides live tweets, and the bounds of one input's work.
     public var policy = ReadPolicy()
+    /// `smashtag pairs --max-pair-mentions` (SPEC §12.5): matching tweets
+    /// with more distinct mentions are noted in the ledger (`overLimit`);
+    /// the `PairAggregator` leaves their pairs out.
+    public var pairLimit = Int.max
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
@@ -43,6 +47,8 @@ public struct ParallelRun {
         engine.batchBytes = batchBytes
         engine.filter = filter
         engine.policy = policy
+        engine.pairLimit = pairLimit
+        if pairLimit != .max { ledger.overLimit = OverLimitTweets(limit: pairLimit) }
         let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelExtractionSink
         parallel?.begin(workers: jobs)

@@ -34,6 +34,8 @@ public final class ProblemLedger {
     /// Members passed over the ledger names.
     public static let skippedLimit = 1000
     private var streamProblems = 0
+    /// A pairs run's matching tweets over `--max-pair-mentions`, each once, the first few with their place.
+    public internal(set) var overLimit = OverLimitTweets()
 
     private var lineOffset = 0
     private var unit = -1
@@ -77,12 +79,14 @@ public final class ProblemLedger {
         var t = tally
         if case .range = unit.kind, lineOffset > 0 {
             for k in t.problems.indices { if let l = t.problems[k].line { t.problems[k].line = l + lineOffset } }
+            for k in t.overLimit.indices { if let l = t.overLimit[k].line { t.overLimit[k].line = l + lineOffset } }
         }
         stats.add(t.stats)
         for p in t.problems { keep(p) }
         for c in t.problemCounts { count(c.count, in: c.origin) }
         unnamedProblems += t.unnamedProblems
         for s in t.skipped { keepSkipped(s.origin, reason: s.reason) }
+        for o in t.overLimit { overLimit.note(o) }
         if last, case .range = unit.kind { lineOffset += t.lines }
         return t
     }

@@ -48,6 +48,8 @@ struct ScanEngine {
     var workerNice: Int32 = 0
     /// What is read besides live tweets, and the bounds of one input's work.
     var policy = ReadPolicy()
+    /// A pairs run's `--max-pair-mentions`: kept tweets over it are noted in the tallies.
+    var pairLimit = Int.max
 
     /// One piece in input order: what the ledger made of its tally (line
     /// numbers absolute) and the consumer's part.
@@ -77,6 +79,7 @@ struct ScanEngine {
         let pool = BufferPool(keep: queue.limit + jobs + 2)
         let (maxRecord, columns, makeExtractor, nice) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice)
         let (batchBytes, batchRecords, filter, policy) = (self.batchBytes, self.batchRecords, self.filter, self.policy)
+        let pairLimit = self.pairLimit
         let done = DispatchGroup()
         for _ in 0..<jobs {
             done.enter()
@@ -87,6 +90,7 @@ struct ScanEngine {
                 reader.progress = control
                 reader.policy = policy
                 let scanner = TweetScanner(extractor: makeExtractor(), control: control, filter: filter, consumer: makeConsumer)
+                scanner.pairLimit = pairLimit
                 let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes,
                                            batchRecords: batchRecords, pool: pool, handoff: handoff)
                 while true {

@@ -15,6 +15,9 @@ public struct ScanTally: Sendable {
     public internal(set) var skipped: [(origin: Origin, reason: String)] = []
     /// Bad input past the first `originLimit` files or members of the piece: counted, not named.
     public internal(set) var unnamedProblems = 0
+    /// Matching tweets over a pairs run's `--max-pair-mentions`, in order,
+    /// each with where it was read (SPEC §12.5; empty in any other run).
+    public internal(set) var overLimit: [OverLimitTweet] = []
     /// Lines the unit spans (to number the lines of the next range of a file); set on a unit's last piece.
     public internal(set) var lines = 0
 

@@ -11,7 +11,7 @@ final class StoreCollector: TweetConsumer {
     private let chunkSize: Int
     private var chunk = IngestChunk()
     private var keys = LocalKeys()
-    private var seen: [(Int32, String?)] = []
+    private var seen = SeenSpellings()
 
     init(table: MentionTable, keepText: Bool, chunkSize: Int) {
         self.table = table
@@ -22,7 +22,7 @@ final class StoreCollector: TweetConsumer {
     /// Every tweet is kept: nothing is screened out.
     var screen: MentionScreen? { nil }
 
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) {
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) -> Bool {
         chunk.ids.append(tweet.id)
         chunk.createdAt.append(record.createdAt(of: tweet))
         var author: Int32 = -1
@@ -40,6 +40,7 @@ final class StoreCollector: TweetConsumer {
             chunk.spellingTexts.append(spelling)
         }
         chunk.spellingEnds.append(Int32(chunk.spellingMentions.count))
+        return true
     }
 
     var isFull: Bool { chunk.count >= chunkSize }

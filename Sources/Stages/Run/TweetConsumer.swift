@@ -18,7 +18,11 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
     /// Takes `tweet` of the decoded `record`, with its mentions interned in
     /// `table`; `reading` says how they were read (for the tweet's kind and
     /// its mentions' spellings, SPEC §12.1).
-    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading)
+    ///
+    /// - Returns: whether the tweet was kept (a report's consumer keeps the
+    ///   tweets that match a term).
+    @discardableResult
+    func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) -> Bool
 
     /// Whether the piece is big enough to leave before its unit ends (so a
     /// 10 GB unit streams through the consumer instead of piling up).

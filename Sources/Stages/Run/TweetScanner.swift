@@ -24,6 +24,9 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     /// Whether `extractor` reads texts (`--mentions-from text`): a text's `RT @name:` then makes a retweet.
     private let textMode: Bool
     private var mentions = MentionSet()
+    /// A pairs run's `--max-pair-mentions`: a kept tweet with more distinct
+    /// mentions is noted in the tally, with its place (SPEC §12.5).
+    var pairLimit = Int.max
     private(set) var tally = ScanTally()
     private var pendingTweets = 0
 
@@ -92,7 +95,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let record = decoder.record
         for tweet in record.tweets {
             if tweet.hasEntities { tally.stats.tweetsWithEntities += 1 }
-            take(tweet, of: record, using: extractor, screen: screen, fromText: textMode)
+            take(tweet, of: record, using: extractor, screen: screen, fromText: textMode, line: line, origin: origin)
         }
     }
 
@@ -120,16 +123,18 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         for tweet in record.tweets {
             // Word terms are screened on JSON records only: a CSV row is extracted whatever its text, as before.
             take(tweet, of: record, using: chosen, screen: entities && screen?.screensWords != true ? screen : nil,
-                 fromText: entities ? textMode : true)
+                 fromText: entities ? textMode : true, line: line, origin: origin)
         }
     }
 
     /// Screens and extracts `tweet` of `record`, then hands it on.
-    @inline(__always)
     ///
-    /// - Parameter fromText: whether `extractor` reads the text (known here, so no cast per tweet).
+    /// - Parameters:
+    ///   - fromText: whether `extractor` reads the text (known here, so no cast per tweet).
+    ///   - line, origin: where the record was read, for a tweet over `pairLimit`.
+    @inline(__always)
     private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?,
-                      fromText: Bool) {
+                      fromText: Bool, line: Int, origin: Origin) {
         tally.stats.tweets += 1
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
@@ -141,8 +146,13 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         if let screen, !screen.mayMatch(tweet, in: record) { return }
         mentions.removeAll()
         extractor.extract(tweet, in: record, table: table, into: &mentions)
-        consumer.take(tweet, in: record, table: table, mentions: mentions,
-                      reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
+        let kept = consumer.take(tweet, in: record, table: table, mentions: mentions,
+                                 reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
+        if kept, mentions.ids.count > pairLimit {
+            var t = OverLimitTweet(id: tweet.id, mentions: mentions.ids.count, origin: origin, line: line)
+            t.element = element
+            tally.overLimit.append(t)
+        }
     }
 
     /// Whether the consumer wants its piece to leave now.

@@ -12,18 +12,17 @@ enum TweetSpellings {
     /// itself (`#stanford`, the common case, which then builds no string);
     /// spellings whose mention is not in `mentions` (an empty key) are left out.
     ///
-    /// - Complexity: O(mentions²) per tweet (a tweet has a handful); a
-    ///   string only for a spelling other than its key.
+    /// - Complexity: O(mentions) per tweet (`DistinctList`); a string only
+    ///   for a spelling other than its key.
     ///
     /// `body` also gets the spelling's entry in `table` (its raw bytes, -1
     /// for a spelling read from text), a small integer to key caches by.
     /// `seen` is the caller's scratch buffer, reused from tweet to tweet.
     static func forEach(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
-                        reading: TweetReading, seen: inout [(Int32, String?)], _ body: (Int32, String?, Int) -> Void) {
-        seen.removeAll(keepingCapacity: true)
+                        reading: TweetReading, seen: inout SeenSpellings, _ body: (Int32, String?, Int) -> Void) {
+        seen.removeAll()
         func take(_ id: Int32, _ spelling: String?, _ entry: Int) {
-            for s in seen where s.0 == id && s.1 == spelling { return }
-            seen.append((id, spelling))
+            guard seen.insert(SeenSpelling(id: id, spelling: spelling)) else { return }
             body(id, spelling, entry)
         }
         if reading.mentionsFromText {
@@ -52,4 +51,13 @@ enum TweetSpellings {
             if let author = record.name(rt.author) { visit(author, .user) }
         }
     }
+}
+
+
+/// The (mention, spelling) pairs of one tweet met so far.
+typealias SeenSpellings = DistinctList<SeenSpelling>
+
+struct SeenSpelling: Hashable {
+    var id: Int32
+    var spelling: String?
 }

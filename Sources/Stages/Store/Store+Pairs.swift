@@ -8,12 +8,15 @@
 extension Store {
     /// The pairs of `terms`, in the order given, from one read transaction.
     ///
+    /// - Parameter maxMentions: a stored tweet carrying more distinct
+    ///   mentions adds no pairs (SPEC §12.5); such matching tweets are
+    ///   returned in `overLimit`, by id.
     /// - Throws: `TermNeedsText` for a word term on a store without text;
     ///   `StoreError`.
     /// - Complexity: one pass over the tweets and their links; memory
     ///   O(terms × (distinct mentions + distinct pairs)).
-    public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool,
-                      filter: TweetFilter = TweetFilter()) throws -> [TermPairs] {
+    public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool, filter: TweetFilter = TweetFilter(),
+                      maxMentions: Int = OverLimitTweets.defaultLimit) throws -> (pairs: [TermPairs], overLimit: OverLimitTweets) {
         if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
@@ -25,6 +28,7 @@ extension Store {
         }
         var scan = PairScan(targets)
         scan.filter = filter
+        scan.overLimit = OverLimitTweets(limit: maxMentions)
         let tallies = try scan.run(db)
         var wanted = Set<Int64>()
         for tally in tallies {
@@ -40,7 +44,7 @@ extension Store {
         let keys = ids.map { stored[$0]! }
         var index: [Int64: Int] = [:]
         for (i, id) in ids.enumerated() { index[id] = i }
-        return zip(terms, tallies).map { term, tally in
+        let pairs = zip(terms, tallies).map { term, tally in
             let weights = tally.weights.lazy.compactMap { key, weight -> (Int, Int, Int)? in
                 guard weight >= minCount else { return nil }
                 let (a, b) = PairScan.split(key)
@@ -51,6 +55,7 @@ extension Store {
                              count: { tally.mentions[ids[$0]] ?? 0 },
                              minCount: minCount, top: top, withoutTerm: withoutTerm)
         }
+        return (pairs, scan.overLimit)
     }
 }
 
@@ -68,6 +73,8 @@ struct PairScan {
     var targets: [StoredTerm]
     /// SPEC §12.2's filters, judged on each stored tweet before it is matched.
     var filter = TweetFilter()
+    /// `--max-pair-mentions`, and the matching tweets over it the scan met (by id).
+    var overLimit = OverLimitTweets()
 
     init(_ targets: [StoredTerm]) { self.targets = targets }
 
@@ -82,7 +89,7 @@ struct PairScan {
 
     static func split(_ key: UInt64) -> (Int64, Int64) { (Int64(key >> 32), Int64(key & 0xFFFF_FFFF)) }
 
-    func run(_ db: Database) throws(StoreError) -> [Tally] {
+    mutating func run(_ db: Database) throws(StoreError) -> [Tally] {
         var tallies = Array(repeating: Tally(), count: targets.count)
         if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
@@ -97,6 +104,8 @@ struct PairScan {
                 continue
             }
             let author = tweets.optionalInt64(1)
+            let pairsAdded = set.count <= overLimit.limit
+            var noted = false
             var prepared: [Unicode.Scalar]?
             for (t, target) in targets.enumerated() {
                 let hit = target.matches(carries: set.contains, author: author) {
@@ -106,7 +115,11 @@ struct PairScan {
                 guard hit else { continue }
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
-                guard set.count >= 2 else { continue }
+                if !pairsAdded, !noted {
+                    overLimit.note(OverLimitTweet(id: UInt64(bitPattern: tweets.int64(0)), mentions: set.count))
+                    noted = true
+                }
+                guard set.count >= 2, pairsAdded else { continue }
                 for a in 0..<(set.count - 1) {
                     for b in (a + 1)..<set.count { tallies[t].weights[PairScan.key(set[a], set[b]), default: 0] += 1 }
                 }
