@@ -219,7 +219,7 @@ extension AggregateCommand {
         let result = aggregator.pairs(minCount: minCount, top: top, withoutTerm: withoutTerm)
         if let status = pairOutput.write(result, console: console, interrupts: interrupts) { return status }
         console.reportProblems(ledger)
-        PairsCommand.warn(aggregator.overLimit, quiet: quiet)
+        PairsCommand.warn(reader.overLimit, quiet: quiet)
         return 0
     }
 }

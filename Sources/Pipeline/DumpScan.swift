@@ -22,7 +22,7 @@ struct DumpScan {
 
     /// Scans `paths` for `run`'s terms into `sink`.
     static func run(_ run: ParallelRun, input: InputOptions, paths: [String], quiet: Bool, progress: ProgressDisplay.Mode,
-                    into sink: ExtractionSink) -> Outcome {
+                    into sink: PartSink) -> Outcome {
         guard let setup = InputRun.start(paths: paths, strict: input.strict, quiet: quiet, splitSize: Terms.splitSize()) else {
             return .exit(1)
         }

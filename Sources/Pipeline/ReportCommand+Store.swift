@@ -6,7 +6,7 @@ extension ReportCommand {
     /// filters and the columns (SPEC §12.2 to §12.4).
     func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
         let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top, filter: filters.filter,
-                                      columns: filters.columns)
+                                      facts: filters.columns.facts)
         let interrupts = InterruptHandler(control: RunControl(strict: false))
         defer { interrupts.cancel() }
         let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
@@ -45,7 +45,7 @@ extension ReportCommand {
             let reports: [TermReport]
             if filter.isActive || !columns.isStandard {
                 // SPEC §12's options: one pass over the stored tweets with their kind, language and spellings.
-                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, columns: columns)
+                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, facts: columns.facts)
                 reports = filtered!.reports
             } else {
                 reports = try store.reports(terms, minCount: minCount, top: top)

@@ -219,7 +219,7 @@ final class CountingTests: XCTestCase {
         // Two workers: the records dealt out in runs of 37, each run a piece.
         let workers = [UnitScanner(terms: terms, control: RunControl(strict: false), facts: facts),
                        UnitScanner(terms: terms, control: RunControl(strict: false), facts: facts)]
-        var pieces: [Extraction] = []
+        var pieces: [PostPart] = []
         for (n, start) in stride(from: 0, to: records.count, by: 37).enumerated() {
             let worker = workers[n % 2]
             worker.begin()

@@ -31,10 +31,11 @@ final class MatchTests: XCTestCase {
 
     func testAggregatorDedupsAndOrders() {
         let agg = Aggregator(terms: [Term(kind: .all, key: "*")])
-        XCTAssertTrue(agg.add(tweet: 1, term: 0, mentions: ["#b", "#a", "@z", "#b"]))
-        XCTAssertTrue(agg.add(tweet: 2, term: 0, mentions: ["#b", "#a"]))
-        XCTAssertFalse(agg.add(tweet: 1, term: 0, mentions: ["#c"]), "the first copy counts")
-        XCTAssertTrue(agg.add(tweet: 3, term: 0, mentions: ["#é", "#e"]))
+        var part = KeyedPartBuilder<String>(fields: PostFields())
+        for (id, mentions) in [(1, ["#b", "#a", "@z", "#b"]), (2, ["#b", "#a"]), (1, ["#c"]), (3, ["#é", "#e"])] {
+            part.append(id: UInt64(id), mask: 1, mentions: mentions, text: { $0 })
+        }
+        agg.add(part.take())
         XCTAssertEqual(agg.duplicates, 1)
         let r = agg.reports(minCount: 1, top: nil)[0]
         XCTAssertEqual(r.tweets, 3)

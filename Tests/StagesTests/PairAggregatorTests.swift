@@ -6,8 +6,8 @@ import XCTest
 /// copies alone in the merge gives.
 final class PairAggregatorTests: XCTestCase {
     /// An extraction of tweets (id, term mask, mention keys).
-    func extraction(_ tweets: [(UInt64, UInt64, [String])]) -> Extraction {
-        var e = Extraction()
+    func extraction(_ tweets: [(UInt64, UInt64, [String])]) -> PostPart {
+        var e = PostPart()
         for (id, mask, mentions) in tweets {
             e.tweetIDs.append(id)
             e.termMasks.append(mask)

@@ -22,7 +22,7 @@ public final class Aggregator {
     /// (tweet, term) pairs dropped because the tweet had been counted already.
     public private(set) var duplicates = 0
     /// What is counted besides tweets (SPEC §12.3): nothing for a plain report.
-    public let facts: ReportColumns.Facts
+    public let facts: PostFields
     var columns: ColumnCounts?
     /// Tweets left out for want of a time (with `--by`, from inputs that carry none).
     public private(set) var unknownTime = 0
@@ -30,7 +30,7 @@ public final class Aggregator {
     /// - Parameters:
     ///   - facts: what to count besides tweets, for `--columns`.
     ///   - buckets: with `--by`, counts per time bucket (tweets then come with their creation time).
-    public init(terms: [Term], facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil) {
+    public init(terms: [Term], facts: PostFields = .init(), buckets: TimeBuckets? = nil) {
         self.terms = terms
         self.facts = facts
         self.buckets = buckets
@@ -43,7 +43,7 @@ public final class Aggregator {
     }
 
     /// Adds one unit's matches; call in input order.
-    public func add(_ e: Extraction) {
+    public func add(_ e: PostPart) {
         let global = keys.numbers(of: e)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
@@ -61,13 +61,13 @@ public final class Aggregator {
     }
 
     /// `add(_:)` with `--by`: each counted tweet goes to the slot of its term and bucket.
-    private func addBucketed(_ e: Extraction, global: [Int32], spellings: [Int32]) {
+    private func addBucketed(_ e: PostPart, global: [Int32], spellings: [Int32]) {
         for i in 0..<e.tweetIDs.count {
             var mask = e.termMasks[i]
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                guard i < e.times.count else { unknownTime += 1; continue }
+                guard i < e.times.count, e.times[i] != PostPart.unknownTime else { unknownTime += 1; continue }
                 guard seen[t].insert(e.tweetIDs[i]) else { duplicates += 1; continue }
                 let c = slot(term: t, time: e.times[i])
                 tweetCounts[c] += 1
@@ -78,7 +78,7 @@ public final class Aggregator {
     }
 
     /// Counts the kind, author and spellings of counted tweet `i` of `e` for term (or slot) `t`.
-    private func addFacts(of i: Int, in e: Extraction, term t: Int, global: [Int32], spellings: [Int32]) {
+    private func addFacts(of i: Int, in e: PostPart, term t: Int, global: [Int32], spellings: [Int32]) {
         let author = facts.authors ? (e.authors[i] < 0 ? nil : global[Int(e.authors[i])]) : nil
         // A stored tweet of before schema v4 has no kind or spellings: counted apart, never guessed.
         let unknown = !e.unknownFacts.isEmpty && e.unknownFacts[i]
@@ -87,37 +87,11 @@ public final class Aggregator {
         for m in e.mentions(of: i) { columns!.addMention(global[Int(m)], term: t, retweet: retweet, author: author, unknownKind: unknown) }
         if facts.spellings && !unknown {
             for j in e.spellings(of: i) {
-                columns!.addSpelling(spellings[Int(e.spellingTexts[j])], of: global[Int(e.spellingMentions[j])], term: t)
+                let s = e.spellingTexts[j]
+                let spelling = s == PostPart.keySpelling ? columns!.spellingID(e.keys[Int(e.spellingMentions[j])]) : spellings[Int(s)]
+                columns!.addSpelling(spelling, of: global[Int(e.spellingMentions[j])], term: t)
             }
         }
-    }
-
-    /// Adds one tweet for one term with its mentions (signed, normalised keys).
-    ///
-    /// - Returns: whether it counted (false for a duplicate).
-    @discardableResult
-    public func add(tweet id: UInt64, term: Int, mentions: [String], facts tweet: TweetFacts? = nil, time: Int64? = nil) -> Bool {
-        if buckets != nil && time == nil { unknownTime += 1; return false }
-        guard seen[term].insert(id) else { duplicates += 1; return false }
-        let t = buckets == nil ? term : slot(term: term, time: time!)
-        tweetCounts[t] += 1
-        var distinct = DistinctList<Int32>()
-        for key in mentions {
-            let g = globalID(key)
-            if distinct.insert(g) { counts[t].add(Aggregator.key(g)) }
-        }
-        if columns != nil {
-            let f = tweet ?? TweetFacts()
-            var written = DistinctList<WrittenSpelling>()
-            if facts.spellings {
-                for (m, s) in f.spellings where distinct.contains(globalID(m)) {
-                    _ = written.insert(WrittenSpelling(mention: globalID(m), spelling: columns!.spellingID(s)))
-                }
-            }
-            columns!.add(term: t, mentions: distinct.elements, retweet: f.retweet, author: f.author.map(globalID),
-                         spellings: written.elements.map { ($0.mention, $0.spelling) })
-        }
-        return true
     }
 
     /// Adds counts made elsewhere for SPEC §12.3's columns (the counts
@@ -298,8 +272,4 @@ public struct TermReport: Equatable, Sendable {
     }
 }
 
-/// A (mention, spelling) of one tweet, by their ids, for `DistinctList`.
-private struct WrittenSpelling: Hashable {
-    var mention: Int32
-    var spelling: Int32
-}
+extension Aggregator: PartSink {}

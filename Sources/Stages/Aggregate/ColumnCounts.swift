@@ -113,7 +113,7 @@ struct ColumnCounts {
     /// best spelling so far is kept per row, found from a spelling's mention
     /// through an array by mention id (a dictionary when the ids are far
     /// more than the rows).
-    func fill(_ r: inout TermReport, term t: Int, facts: ReportColumns.Facts, id: (String) -> Int32) {
+    func fill(_ r: inout TermReport, term t: Int, facts: PostFields, id: (String) -> Int32) {
         r.retweets = termRetweets[t]
         r.originals = r.tweets - r.retweets - termUnknown[t]
         r.authors = termAuthorCounts[t]

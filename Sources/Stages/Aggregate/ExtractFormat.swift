@@ -132,7 +132,7 @@ public enum ExtractFormat {
 }
 
 /// Writes extractions as extract lines, streaming, in input order.
-public final class ExtractWriter: ExtractionSink {
+public final class ExtractWriter: PartSink {
     private let terms: [String]
     private let write: (String) -> Bool
     private var buffer = ""
@@ -160,7 +160,7 @@ public final class ExtractWriter: ExtractionSink {
         buffer = ExtractFormat.header(terms, version: facts ? ExtractFormat.factsVersion : ExtractFormat.version, times: times)
     }
 
-    public func add(_ e: Extraction) {
+    public func add(_ e: PostPart) {
         guard !closed else { return }
         if withFacts || withTimes { return addWithFacts(e) }
         let keys = e.keys.map(ExtractFormat.escape)
@@ -189,7 +189,7 @@ public final class ExtractWriter: ExtractionSink {
 
     /// Version 2: a `T` line with kind and author (and time) opens every
     /// copy; each `M` line carries the spellings of its mention.
-    private func addWithFacts(_ e: Extraction) {
+    private func addWithFacts(_ e: PostPart) {
         let keys = e.keys.map(ExtractFormat.escape)
         let spellings = e.spellingStrings.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
@@ -203,7 +203,10 @@ public final class ExtractWriter: ExtractionSink {
             if withTimes { opening += "\t" + String(e.times[i]) }
             var written: [Int32: [String]] = [:]
             if withFacts {
-                for j in e.spellings(of: i) { written[e.spellingMentions[j], default: []].append(spellings[Int(e.spellingTexts[j])]) }
+                for j in e.spellings(of: i) {
+                    let s = e.spellingTexts[j], m = e.spellingMentions[j]
+                    written[m, default: []].append(s == PostPart.keySpelling ? keys[Int(m)] : spellings[Int(s)])
+                }
             }
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
@@ -254,9 +257,15 @@ public final class ExtractReader: RecordHandler {
     private var refusedHeader = false
     private var current: (term: Int, id: UInt64)?
     private var mentions: [String] = []
+    /// The tweets read, as parts for the aggregator (the one part type every path carries).
+    private var builder: KeyedPartBuilder<String>
+    /// Tweets a part holds before it goes to the aggregator.
+    private static let partSize = 4096
+    /// With `pairs`: the tweets over `--max-pair-mentions`, each once, the first few with their place.
+    public private(set) var overLimit: OverLimitTweets
     private let control: RunControl
     /// What the report's columns need counted besides tweets.
-    private let facts: ReportColumns.Facts
+    private let facts: PostFields
     /// The version of the header read last.
     private var version = ExtractFormat.version
     private var tweetFacts = TweetFacts()
@@ -278,7 +287,7 @@ public final class ExtractReader: RecordHandler {
     ///   - since, until: with `buckets`, tweets outside these times are left out.
     ///   - problems: where bad lines and unreadable input are counted and kept (the run's `ProblemLedger`).
     public init(control: RunControl, pairs: Bool = false, maxPairMentions: Int = OverLimitTweets.defaultLimit,
-                facts: ReportColumns.Facts = .init(), buckets: TimeBuckets? = nil,
+                facts: PostFields = .init(), buckets: TimeBuckets? = nil,
                 since: Int64? = nil, until: Int64? = nil, problems: any ProblemSink) {
         self.control = control
         self.problems = problems
@@ -287,6 +296,10 @@ public final class ExtractReader: RecordHandler {
         self.facts = facts
         self.buckets = buckets
         window = (since, until)
+        var fields = pairs ? PostFields() : facts
+        fields.times = !pairs && buckets != nil
+        builder = KeyedPartBuilder(fields: fields)
+        overLimit = OverLimitTweets(limit: maxPairMentions)
     }
 
     public var shouldStop: Bool { control.isStopped }
@@ -401,7 +414,7 @@ public final class ExtractReader: RecordHandler {
                     }
                     opened = TweetFacts(retweet: fields[3] == "r", author: author == "-" ? nil : author)
                 }
-                finishTweet()
+                closeTweet()
                 current = (t, id)
                 if pairs { tweetPlace = (origin, line) }
                 tweetFacts = opened
@@ -410,7 +423,7 @@ public final class ExtractReader: RecordHandler {
             }
             if current.map({ $0.term != t || $0.id != id }) ?? true {
                 if v2 { return bad("a mention line without its tweet's T line") }
-                finishTweet()
+                closeTweet()
                 current = (t, id)
                 if pairs { tweetPlace = (origin, line) }
             }
@@ -492,15 +505,35 @@ public final class ExtractReader: RecordHandler {
         return true
     }
 
-    /// Counts the tweet being read; call at the end of input too.
+    /// Counts the tweet being read and hands the tweets read so far to the
+    /// aggregator; call at the end of input too.
     public func finishTweet() {
+        closeTweet()
+        handOn()
+    }
+
+    /// Hands the part built so far to the aggregator.
+    private func handOn() {
+        let part = builder.take()
+        guard part.count > 0 else { return }
+        aggregator?.add(part)
+        pairAggregator?.add(part)
+    }
+
+    /// Adds the tweet being read to the part being built (the part goes on when full).
+    private func closeTweet() {
         if let c = current, inWindow(tweetTime) {
-            aggregator?.add(tweet: c.id, term: c.term, mentions: mentions, facts: facts.any ? tweetFacts : nil, time: tweetTime)
-            pairAggregator?.add(tweet: c.id, term: c.term, mentions: mentions, origin: tweetPlace?.origin, line: tweetPlace?.line)
+            let distinct = builder.append(id: c.id, mask: 1 << UInt64(c.term), mentions: mentions, text: { $0 },
+                                          retweet: tweetFacts.retweet, author: tweetFacts.author,
+                                          spellings: tweetFacts.spellings, time: tweetTime)
+            if pairs && distinct > maxPairMentions {
+                overLimit.note(OverLimitTweet(id: c.id, mentions: distinct, origin: tweetPlace?.origin, line: tweetPlace?.line))
+            }
         }
         current = nil
         tweetTime = nil
         mentions.removeAll(keepingCapacity: true)
         tweetFacts = TweetFacts()
+        if builder.count >= Self.partSize { handOn() }
     }
 }

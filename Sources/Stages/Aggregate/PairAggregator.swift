@@ -2,11 +2,11 @@
 /// how many carry each unordered pair of distinct mentions.
 ///
 /// A sink of the ordered merge, like `Aggregator`, and fed the same
-/// `Extraction`s (the per-tweet matched records), so whatever narrows the
+/// `PostPart`s (the per-tweet matched records), so whatever narrows the
 /// tweets before them (the filters of §12.2) narrows the pairs too.
 ///
-///     worker w: Extraction ─▶ prepare ─▶ pair table of worker w   (every copy, in parallel)
-///     merge:    Extraction ─▶ add ─▶ dedup on (tweet id, term) ─┬─ first copy: tweet and mention counts
+///     worker w: PostPart ─▶ prepare ─▶ pair table of worker w   (every copy, in parallel)
+///     merge:    PostPart ─▶ add ─▶ dedup on (tweet id, term) ─┬─ first copy: tweet and mention counts
 ///                                                              └─ later copy: its pairs subtracted
 ///     after the barrier: worker tables + subtractions ─▶ one table per term ─▶ `TermPairs`
 ///
@@ -47,14 +47,10 @@ public final class PairAggregator: @unchecked Sendable {
     /// pairs (SPEC §12.5); it still counts as a matching tweet, and so do
     /// its mentions.
     public let maxMentions: Int
-    /// Tweets from extract lines over `maxMentions` (a run over dumps notes
-    /// them in its ledger, where their places are known).
-    public private(set) var overLimit: OverLimitTweets
 
     public init(terms: [Term], maxMentions: Int = OverLimitTweets.defaultLimit) {
         self.terms = terms
         self.maxMentions = maxMentions
-        overLimit = OverLimitTweets(limit: maxMentions)
         seen = Array(repeating: TweetIDSet(), count: terms.count)
         tweetCounts = Array(repeating: 0, count: terms.count)
         mentionCounts = Array(repeating: MentionCounts(), count: terms.count)
@@ -73,14 +69,14 @@ public final class PairAggregator: @unchecked Sendable {
 
     /// Counts the pairs of every copy in `e` into worker `worker`'s table.
     /// Called by that worker alone, before `e` is merged.
-    public func prepare(_ e: Extraction, worker: Int) {
+    public func prepare(_ e: PostPart, worker: Int) {
         workerTables[worker].count(e)
     }
 
     /// Merges one unit's matches in input order: dedup, tweet and mention
     /// counts; the pairs of a dropped copy are subtracted (the worker counted
     /// them), or, without workers, the pairs of a kept copy are counted here.
-    public func add(_ e: Extraction) {
+    public func add(_ e: PostPart) {
         let global = keys.numbers(of: e)
         let workersCount = !workerTables.isEmpty
         var ids: [Int32] = []
@@ -106,29 +102,6 @@ public final class PairAggregator: @unchecked Sendable {
     }
 
     // MARK: From extract lines and counts
-
-    /// Adds one tweet for one term with its mentions (signed, normalised keys).
-    ///
-    /// - Parameters:
-    ///   - origin, line: where its line was read, to name it when it carries
-    ///     more than `maxMentions` distinct mentions.
-    /// - Returns: whether it counted (false for a duplicate).
-    @discardableResult
-    public func add(tweet id: UInt64, term t: Int, mentions: [String], origin: Origin? = nil, line: Int? = nil) -> Bool {
-        guard seen[t].insert(id) else { duplicates += 1; return false }
-        tweetCounts[t] += 1
-        var distinct = DistinctList<Int32>()
-        for key in mentions {
-            let g = globalID(key)
-            if distinct.insert(g) { mentionCounts[t].add(Aggregator.key(g)) }
-        }
-        let ids = distinct.elements
-        if ids.count > maxMentions {
-            overLimit.note(OverLimitTweet(id: id, mentions: ids.count, origin: origin, line: line))
-        }
-        PairTable.addPairs(of: ids, by: 1, to: &merged[t], maxMentions: maxMentions)
-        return true
-    }
 
     /// Adds `count` distinct tweets to a term's tweet count, deduplicated elsewhere.
     public func add(counted count: Int, term t: Int) { tweetCounts[t] += count }
@@ -209,7 +182,7 @@ final class PairTable {
     }
 
     /// Counts the pairs of every matching tweet of `e`, for every term it matched.
-    func count(_ e: Extraction) {
+    func count(_ e: PostPart) {
         local.removeAll(keepingCapacity: true)
         let numbered = e.keySource != 0 && e.keyNumbers.count == e.keys.count
         for (k, key) in e.keys.enumerated() {
@@ -257,4 +230,4 @@ final class PairTable {
     }
 }
 
-extension PairAggregator: ParallelExtractionSink {}
+extension PairAggregator: ParallelPartSink {}

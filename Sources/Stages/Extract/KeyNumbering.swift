@@ -172,7 +172,7 @@ struct KeyNumbering {
 }
 
 /// The merge's numbering of every key the workers met: a `KeyNumbering`,
-/// and per worker table (`Extraction.keySource`) the global number of each
+/// and per worker table (`PostPart.keySource`) the global number of each
 /// of its ids, so a piece's keys are looked up by their text only the first
 /// time their table hands them over (a later piece of that table costs an
 /// array read a key).
@@ -188,7 +188,7 @@ struct MergedKeys {
     func existing(_ key: String) -> Int32? { numbering.existing(key) }
 
     /// The global number of each of `e`'s keys, in `e.keys`' order.
-    mutating func numbers(of e: Extraction) -> [Int32] {
+    mutating func numbers(of e: PostPart) -> [Int32] {
         guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map { numbering.number($0) } }
         var known = tableGlobals.removeValue(forKey: e.keySource) ?? []
         defer { tableGlobals[e.keySource] = known }

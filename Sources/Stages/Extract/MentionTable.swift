@@ -61,7 +61,7 @@ public enum MentionKey {
 /// - Complexity: O(length) per lookup; memory O(distinct raw spellings).
 public final class MentionTable {
     /// A number no other table of the process has, so that what a table
-    /// numbered can be told apart from another's (`Extraction.keySource`).
+    /// numbered can be told apart from another's (`PostPart.keySource`).
     public let serial = MentionTable.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<Int>(0)
 

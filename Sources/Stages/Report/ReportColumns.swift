@@ -47,22 +47,8 @@ public struct ReportColumns: Sendable, Equatable, CustomStringConvertible {
     public var description: String { list.map(\.rawValue).joined(separator: ",") }
 
     /// What the match stage records of each matching tweet, and the
-    /// aggregator counts, besides its mentions.
-    public struct Facts: Sendable, Equatable {
-        public var spellings = false
-        public var kinds = false
-        public var authors = false
-
-        public init(spellings: Bool = false, kinds: Bool = false, authors: Bool = false) {
-            self.spellings = spellings
-            self.kinds = kinds
-            self.authors = authors
-        }
-
-        public static let all = Facts(spellings: true, kinds: true, authors: true)
-
-        public var any: Bool { spellings || kinds || authors }
-    }
+    /// aggregator counts, besides its mentions: the part's field set.
+    public typealias Facts = PostFields
 
     public struct ColumnError: Error, CustomStringConvertible {
         public var value: String

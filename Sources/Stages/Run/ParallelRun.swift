@@ -16,7 +16,7 @@ public struct ParallelRun {
     /// The filters of SPEC §12.2 (`--since`, `--until`, `--retweets`, `--lang`).
     public var filter = TweetFilter()
     /// What each matching tweet carries besides its mentions (SPEC §12.3's columns).
-    public var facts = ReportColumns.Facts()
+    public var facts = PostFields()
     /// Whether each matching tweet carries its creation time (`--by`, SPEC §12.4).
     public var times = false
     /// What is read besides live tweets, and the bounds of one input's work.
@@ -41,7 +41,7 @@ public struct ParallelRun {
     /// - Returns: the ledger of what was read and skipped (`ledger`, when
     ///   given, already holding the plan's problems).
     @discardableResult
-    public func run(_ units: [WorkUnit], control: RunControl, into sink: ExtractionSink,
+    public func run(_ units: [WorkUnit], control: RunControl, into sink: PartSink,
                     ledger: ProblemLedger = ProblemLedger()) -> ProblemLedger {
         var engine = ScanEngine(jobs: jobs, maxRecord: maxRecord, csvColumns: csvColumns, extractor: extractor)
         engine.batchBytes = batchBytes
@@ -50,7 +50,7 @@ public struct ParallelRun {
         engine.pairLimit = pairLimit
         if pairLimit != .max { ledger.overLimit = OverLimitTweets(limit: pairLimit) }
         let (terms, facts, times) = (self.terms, self.facts, self.times)
-        let parallel = sink as? ParallelExtractionSink
+        let parallel = sink as? ParallelPartSink
         parallel?.begin(workers: jobs)
         let workers = WorkerNumbers()
         engine.run(units, control: control, ledger: ledger, consumer: { table in

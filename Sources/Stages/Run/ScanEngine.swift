@@ -136,12 +136,6 @@ struct ScanEngine {
     }
 }
 
-/// Hands a worker's piece to the consumer's thread, its only next user.
-final class UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
 /// The `RecordHandler` a worker reads with. A memory-mapped stream is parsed
 /// on the spot by the worker's `TweetScanner`; any other is copied into
 /// `RecordBatch`es for the queue, and when too many are waiting the reader

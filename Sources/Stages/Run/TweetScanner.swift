@@ -178,7 +178,7 @@ public final class UnitScanner: RecordHandler {
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
                 textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
-                filter: TweetFilter? = nil, facts: ReportColumns.Facts = .init()) {
+                filter: TweetFilter? = nil, facts: PostFields = .init()) {
         scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control, filter: filter) {
             MatchCollector(terms: terms, table: $0, facts: facts)
         }
@@ -186,7 +186,7 @@ public final class UnitScanner: RecordHandler {
 
     public func begin() { scanner.begin() }
     /// The piece's matches; its tally is `lastTally`.
-    public func finish(lines: Int) -> Extraction {
+    public func finish(lines: Int) -> PostPart {
         let (tally, part) = scanner.finish(lines: lines)
         lastTally = tally
         return part

@@ -61,14 +61,15 @@ final class IngestWriter {
         self.tracked = tracked
     }
 
-    /// Adds a chunk's tweets to the open batch, with the bytes and bad
-    /// records of the piece they came from; commits when it is full.
-    func add(_ chunk: IngestChunk, bytes: Int64, skipped: Int) throws(StoreError) {
+    /// Adds a part's tweets (a `StoreCollector`'s: every field) to the open
+    /// batch, with the bytes and bad records of the piece they came from;
+    /// commits when it is full.
+    func add(_ chunk: PostPart, bytes: Int64, skipped: Int) throws(StoreError) {
         try begin()
         let global = try mentionIDs(for: chunk.keys)
         for i in 0..<chunk.count {
-            ids.append(Int64(bitPattern: chunk.ids[i]))
-            createdAt.append(chunk.createdAt[i])
+            ids.append(Int64(bitPattern: chunk.tweetIDs[i]))
+            createdAt.append(chunk.times[i] == PostPart.unknownTime ? nil : chunk.times[i])
             authors.append(chunk.authors[i] < 0 ? nil : global[Int(chunk.authors[i])])
             for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }
             mentionEnds.append(mentions.count)
@@ -77,8 +78,9 @@ final class IngestWriter {
             langs.append(chunk.langs[i])
             for j in chunk.spellings(of: i) {
                 let m = Int(chunk.spellingMentions[j])
+                let s = chunk.spellingTexts[j]
                 let code: Links.Spelling
-                if let text = chunk.spellingTexts[j] { code = try spelling(text, key: chunk.keys[m]) } else { code = .key }
+                if s == PostPart.keySpelling { code = .key } else { code = try spelling(chunk.spellingStrings[Int(s)], key: chunk.keys[m]) }
                 spellings.append((global[m], code))
             }
             spellingEnds.append(spellings.count)

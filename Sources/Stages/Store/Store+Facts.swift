@@ -4,7 +4,7 @@
 /// language, author and the spellings of its mentions (schema v4).
 ///
 ///     tweet (id order, its links and their spellings in the row)
-///         ─▶ filter: time, kind, language ─▶ match ─▶ Extraction ─▶ Aggregator
+///         ─▶ filter: time, kind, language ─▶ match ─▶ PostPart ─▶ Aggregator
 ///
 /// One pass over the tweets and their links in id order, matched like
 /// `TermScan` (`StoredTerm`), handed to the report's own `Aggregator` in
@@ -32,14 +32,14 @@ extension Store {
         public var tweets = 0
     }
 
-    /// The reports of `terms` with `filter` and `columns`, in the order given.
+    /// The reports of `terms` with `filter` and what the columns need (`facts`), in the order given.
     ///
     /// - Throws: `TermNeedsText` for a word term on a store without text; `StoreError`.
     /// - Complexity: one pass over the tweets and the links; memory as the
     ///   dumps' `Aggregator`, plus the store's mention keys and spellings.
     public func reports(_ terms: [Term], minCount: Int, top: Int?, filter: TweetFilter,
-                        columns: ReportColumns) throws -> FilteredReports {
-        let aggregator = Aggregator(terms: terms, facts: columns.facts)
+                        facts: PostFields) throws -> FilteredReports {
+        let aggregator = Aggregator(terms: terms, facts: facts)
         var result = try scan(terms, filter: filter, into: aggregator)
         result.reports = aggregator.reports(minCount: minCount, top: top)
         return result
@@ -75,39 +75,28 @@ extension Store {
         let targets = terms.map { term in StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key }) }
 
         var result = FilteredReports(reports: [])
-        var chunk = StoreExtraction(facts: facts)
-        let tweets = try db.statement("SELECT id, created_at, author, lang, retweet, links\(text ? ", text" : "") FROM tweet")
-        defer { tweets.done() }
-        var set: [Int64] = [], written: [(mention: Int64, spelling: Links.Spelling, again: Bool)] = []
-        while try tweets.step() {
-            let id = tweets.int64(0)
-            set.removeAll(keepingCapacity: true)
-            written.removeAll(keepingCapacity: true)
-            if let blob = tweets.blob(5) {
-                Links.entries(blob) { m, spelling, again in
-                    if !again { set.append(m) }
-                    written.append((m, spelling, again))
-                }
-            }
+        var fields = facts
+        fields.times = bucketed
+        var chunk = KeyedPartBuilder<Int64>(fields: fields)
+        var columns: StoredPosts.Columns = [.author, .time, .kind, .lang, .spellings]
+        if text { columns.insert(.text) }
+        var posts = try StoredPosts(db, columns: columns)
+        defer { posts.done() }
+        while try posts.next() {
+            let id = posts.id
+            let set = posts.mentions, written = posts.written
             result.tweets += 1
-            let time = tweets.optionalInt64(1), kind = tweets.optionalInt64(4)
+            let time = posts.time, kind = posts.kind
             // With --by, a tweet of unknown time is left out before matching (SPEC §12.4).
             if bucketed && time == nil { result.leftOut += 1; result.unknownTime += 1; continue }
-            switch filter.judgeStored(time: time, kind: kind, lang: filter.languages == nil ? nil : tweets.text(3)) {
+            switch posts.judged(by: filter) {
             case .kept: break
             case .leftOut: result.leftOut += 1; continue
             case .unknownTime: result.leftOut += 1; result.unknownTime += 1; continue
             }
-            let author = tweets.optionalInt64(2)
-            var prepared: [Unicode.Scalar]?
+            let author = posts.author
             var mask: UInt64 = 0
-            for (t, target) in targets.enumerated() {
-                let hit = target.matches(carries: set.contains, author: author) {
-                    if prepared == nil, text, let s = tweets.text(6) { prepared = WordMatch.prepare(s) }
-                    return prepared
-                }
-                if hit { mask |= 1 << UInt64(t) }
-            }
+            for (t, target) in targets.enumerated() where posts.matches(target) { mask |= 1 << UInt64(t) }
             guard mask != 0 else { continue }
             if kind == nil { result.unknownFacts += 1 }
             var pairs: [(mention: Int64, spelling: String)] = []
@@ -128,76 +117,12 @@ extension Store {
                     }
                 }
             }
-            chunk.add(id: UInt64(bitPattern: id), mask: mask, mentions: set, keys: keys, retweet: kind == 1,
-                      author: author, unknown: kind == nil, spellings: pairs, time: bucketed ? time : nil)
+            chunk.append(id: UInt64(bitPattern: id), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
+                         author: author, unknown: kind == nil, spellings: pairs, time: time)
             if chunk.count >= 50_000 { aggregator.add(chunk.take()) }
         }
         aggregator.add(chunk.take())
         return result
-    }
-}
-
-/// Matching stored tweets as an `Extraction`, numbered as the dumps' are
-/// (each key once per chunk), so the `Aggregator` takes them as it takes a
-/// scan's.
-struct StoreExtraction {
-    let facts: ReportColumns.Facts
-    private var e = Extraction()
-    private var local: [Int64: Int32] = [:]
-    private var spellingLocal: [String: Int32] = [:]
-    private var anyUnknown = false
-
-    init(facts: ReportColumns.Facts) { self.facts = facts }
-
-    var count: Int { e.tweetIDs.count }
-
-    private mutating func index(_ m: Int64, _ keys: [Int64: String]) -> Int32 {
-        if let l = local[m] { return l }
-        let l = Int32(e.keys.count)
-        e.keys.append(keys[m] ?? "")
-        local[m] = l
-        return l
-    }
-
-    mutating func add(id: UInt64, mask: UInt64, mentions: [Int64], keys: [Int64: String], retweet: Bool, author: Int64?,
-                      unknown: Bool, spellings: [(mention: Int64, spelling: String)], time: Int64? = nil) {
-        e.tweetIDs.append(id)
-        if let time { e.times.append(time) }
-        e.termMasks.append(mask)
-        for m in mentions where keys[m] != nil { e.mentions.append(index(m, keys)) }
-        e.mentionEnds.append(Int32(e.mentions.count))
-        guard facts.any else { return }
-        if facts.kinds { e.retweets.append(retweet) }
-        if facts.authors { e.authors.append(author.flatMap { keys[$0] != nil ? index($0, keys) : nil } ?? -1) }
-        if facts.spellings {
-            for (m, s) in spellings {
-                e.spellingMentions.append(index(m, keys))
-                if let known = spellingLocal[s] {
-                    e.spellingTexts.append(known)
-                } else {
-                    let l = Int32(e.spellingStrings.count)
-                    e.spellingStrings.append(s)
-                    spellingLocal[s] = l
-                    e.spellingTexts.append(l)
-                }
-            }
-            e.spellingEnds.append(Int32(e.spellingMentions.count))
-        }
-        if unknown && !anyUnknown {
-            e.unknownFacts = Array(repeating: false, count: e.tweetIDs.count - 1)
-            anyUnknown = true
-        }
-        if anyUnknown { e.unknownFacts.append(unknown) }
-    }
-
-    mutating func take() -> Extraction {
-        defer {
-            e = Extraction()
-            anyUnknown = false
-            local.removeAll(keepingCapacity: true)
-            spellingLocal.removeAll(keepingCapacity: true)
-        }
-        return e
     }
 }
 

@@ -94,29 +94,18 @@ struct PairScan {
         if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
         }
-        let tweets = try db.statement("SELECT id, author, \(needsText ? "text" : "NULL"), created_at, retweet, lang, links FROM tweet")
-        defer { tweets.done() }
-        var set: [Int64] = []
-        while try tweets.step() {
-            Links.mentions(tweets.blob(6), into: &set)
-            if filter.isActive, filter.judgeStored(time: tweets.optionalInt64(3), kind: tweets.optionalInt64(4),
-                                                   lang: filter.languages == nil ? nil : tweets.text(5)) != .kept {
-                continue
-            }
-            let author = tweets.optionalInt64(1)
+        var posts = try StoredPosts(db, columns: needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
+        while try posts.next() {
+            if filter.isActive, posts.judged(by: filter) != .kept { continue }
+            let set = posts.mentions
             let pairsAdded = set.count <= overLimit.limit
             var noted = false
-            var prepared: [Unicode.Scalar]?
             for (t, target) in targets.enumerated() {
-                let hit = target.matches(carries: set.contains, author: author) {
-                    if prepared == nil, let text = tweets.text(2) { prepared = WordMatch.prepare(text) }
-                    return prepared
-                }
-                guard hit else { continue }
+                guard posts.matches(target) else { continue }
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
                 if !pairsAdded, !noted {
-                    overLimit.note(OverLimitTweet(id: UInt64(bitPattern: tweets.int64(0)), mentions: set.count))
+                    overLimit.note(OverLimitTweet(id: UInt64(bitPattern: posts.id), mentions: set.count))
                     noted = true
                 }
                 guard set.count >= 2, pairsAdded else { continue }

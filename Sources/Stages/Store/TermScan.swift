@@ -48,17 +48,13 @@ struct TermScan {
         let (lo, hi) = (range?.lowerBound ?? Int64.min, range?.upperBound ?? Int64.max)
         let tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
         if needsText {
-            // Scans start at `lo` and stop past `hi` here, which costs SQLite no compare per row.
             let set = MentionBuffer()
-            let tweets = try db.statement("SELECT id, author, text, links FROM tweet WHERE id >= ?1")
-            defer { tweets.done() }
-            try tweets.bind(1, lo)
-            while try tweets.step() {
-                let id = tweets.int64(0)
-                if id > hi { break }
+            var posts = try StoredPosts(db, columns: [.author, .text], range: lo...hi)
+            defer { posts.done() }
+            while try posts.next() {
                 set.removeAll()
-                if let blob = tweets.blob(3) { Links.mentions(blob) { set.append($0) } }
-                add(set, author: tweets.optionalInt64(1), text: tweets.text(2), to: tally)
+                for m in posts.mentions { set.append(m) }
+                for (t, target) in targets.enumerated() where posts.matches(target) { tally.add(set, term: t) }
             }
         } else {
             // The tweets of the authors asked about, in id order as the links come.
@@ -106,18 +102,6 @@ struct TermScan {
     private func tweetCount(_ db: Database, _ lo: Int64, _ hi: Int64) throws(StoreError) -> Int64 {
         if lo == Int64.min && hi == Int64.max { return try db.integer("SELECT count(*) FROM tweet") ?? 0 }
         return try db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [lo, hi]) ?? 0
-    }
-
-    @inline(__always)
-    private func add(_ set: MentionBuffer, author: Int64?, text: String?, to tally: Tally) {
-        var prepared: [Unicode.Scalar]?
-        for (t, target) in targets.enumerated() {
-            let hit = target.matches(carries: set.contains, author: author) {
-                if prepared == nil, let text { prepared = WordMatch.prepare(text) }
-                return prepared
-            }
-            if hit { tally.add(set, term: t) }
-        }
     }
 }
 

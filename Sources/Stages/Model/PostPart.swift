@@ -1,0 +1,145 @@
+/// What a part carries of each post besides its id and mentions: the
+/// field set a run asks for (SPEC §12.3's columns need kinds, authors and
+/// spellings; `--by` times; the store all of them, with languages and, with
+/// `--keep-text`, texts). Every path builds its parts for one of these.
+public struct PostFields: Sendable, Equatable {
+    public var spellings = false
+    public var kinds = false
+    public var authors = false
+    /// Creation times (`--by`, the store).
+    public var times = false
+    /// `lang` (the store).
+    public var languages = false
+    /// Full texts (a store with `--keep-text`).
+    public var texts = false
+
+    public init(spellings: Bool = false, kinds: Bool = false, authors: Bool = false) {
+        self.spellings = spellings
+        self.kinds = kinds
+        self.authors = authors
+    }
+
+    /// What SPEC §12.3's columns need: spellings, kinds and authors.
+    public static let all = PostFields(spellings: true, kinds: true, authors: true)
+
+    /// Whether any of the columns' facts is asked for (spellings, kinds, authors).
+    public var any: Bool { spellings || kinds || authors }
+
+    /// Everything the store keeps of a post.
+    public static func stored(texts: Bool) -> PostFields {
+        var f = PostFields.all
+        f.times = true
+        f.languages = true
+        f.texts = texts
+        return f
+    }
+}
+
+/// The one columnar part that every path carries: the posts of one piece
+/// of a scan, in input order, with their mentions and what the run's
+/// `PostFields` ask of them. A report's consumer (`MatchCollector`) fills
+/// one with the matching posts and the terms each matched, the store's
+/// (`StoreCollector`) with every post; both through one `PartBuilder`. A
+/// store scan or `aggregate` fills one through a `KeyedPartBuilder`. The
+/// ordered merge hands each to the one sink on the calling thread: the
+/// `Aggregator`, the `PairAggregator`, an `ExtractWriter`, the store's writer.
+///
+/// - Complexity: memory O(posts × their mentions) of the piece; keys and
+///   spellings are stored once per piece.
+public struct PostPart: Sendable {
+    /// The posts, in the order read.
+    public internal(set) var tweetIDs: [UInt64] = []
+    /// Terms each post matched (bit i for term i); empty for the store's parts.
+    public internal(set) var termMasks: [UInt64] = []
+    /// End of post i's mentions in `mentions` (its start is the previous end).
+    public internal(set) var mentionEnds: [Int32] = []
+    /// Indices into `keys`.
+    public internal(set) var mentions: [Int32] = []
+    /// Signed, normalised keys (`#swift`, `@nasa`) used by this piece.
+    public internal(set) var keys: [String] = []
+    /// The `MentionTable.serial` of the worker's table that numbered `keys`
+    /// (0: none), and each key's number there: a merge then looks a key up
+    /// by its text once per worker, not once per piece.
+    public internal(set) var keySource = 0
+    public internal(set) var keyNumbers: [Int32] = []
+
+    // What the fields ask for; empty unless asked.
+
+    /// Whether post i is a retweet (`kinds`).
+    public internal(set) var retweets: [Bool] = []
+    /// Post i's author as an index into `keys` (`@name`), or -1 when unknown (`authors`).
+    public internal(set) var authors: [Int32] = []
+    /// End of post i's spellings in `spellingMentions` and `spellingTexts` (`spellings`).
+    public internal(set) var spellingEnds: [Int32] = []
+    /// Each distinct (mention, spelling) a post carries: the mention as an index into `keys` …
+    public internal(set) var spellingMentions: [Int32] = []
+    /// … and its spelling (`#Stanford`) as an index into `spellingStrings`,
+    /// or `keySpelling` when it is written as its key (`#stanford`).
+    public internal(set) var spellingTexts: [Int32] = []
+    public internal(set) var spellingStrings: [String] = []
+
+    /// Creation time of post i, seconds since 1970 UTC, or `unknownTime` (`times`).
+    public internal(set) var times: [Int64] = []
+    /// Post i's `lang`, when it has one (`languages`).
+    public internal(set) var langs: [String?] = []
+    /// Post i's full text (a retweet's: the retweeted post's), when it has one (`texts`).
+    public internal(set) var texts: [String?] = []
+    /// Whether post i's kind and spellings are unknown (a stored tweet
+    /// ingested before schema version 4); empty when none is.
+    public internal(set) var unknownFacts: [Bool] = []
+
+    /// `spellingTexts` of a spelling that is its mention's key.
+    public static let keySpelling: Int32 = -1
+    /// `times` of a post whose creation time is unknown.
+    public static let unknownTime = Int64.min
+
+    public init() {}
+
+    /// How many posts the part holds.
+    public var count: Int { tweetIDs.count }
+
+    /// The (mention, spelling) indices of post `i`.
+    public func spellings(of i: Int) -> Range<Int> {
+        (i == 0 ? 0 : Int(spellingEnds[i - 1]))..<Int(spellingEnds[i])
+    }
+
+    /// The spelling at index `j` of `spellingTexts`: its string, or its mention's key.
+    public func spelling(_ j: Int) -> String {
+        let s = spellingTexts[j]
+        return s == Self.keySpelling ? keys[Int(spellingMentions[j])] : spellingStrings[Int(s)]
+    }
+
+    /// The part's index of spelling `s` in `spellingStrings`, added when new;
+    /// `index` is the builder's map of the part's spellings.
+    mutating func spellingIndex(of s: String, in index: inout [String: Int32]) -> Int32 {
+        if let known = index[s] { return known }
+        let i = Int32(spellingStrings.count)
+        spellingStrings.append(s)
+        index[s] = i
+        return i
+    }
+
+    /// The mentions of post `i`.
+    public func mentions(of i: Int) -> ArraySlice<Int32> {
+        let start = i == 0 ? 0 : Int(mentionEnds[i - 1])
+        return mentions[start..<Int(mentionEnds[i])]
+    }
+}
+
+/// Where the ordered merge hands each piece's part, in input order: the
+/// `Aggregator` for a report, an `ExtractWriter` for `smashtag extract`.
+public protocol PartSink: AnyObject {
+    func add(_ e: PostPart)
+}
+
+/// A sink that does part of its work on the workers, in parallel, before
+/// the ordered merge (`PairAggregator` counts pairs there): what depends on
+/// input order stays in `add`, what is a plain sum moves to `prepare`.
+public protocol ParallelPartSink: PartSink, Sendable {
+    /// Called once, before the workers start.
+    func begin(workers: Int)
+    /// Called by worker `worker` (in `0..<workers`) with each part it
+    /// made, before that part reaches `add`; concurrently for
+    /// different workers, never twice at once for one.
+    func prepare(_ e: PostPart, worker: Int)
+}
