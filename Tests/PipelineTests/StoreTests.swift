@@ -50,6 +50,33 @@ final class StoreTests: StoreTestCase {
         XCTAssertEqual(terms, "term,tweets\n#stanford,483\nfrom:stanford,2\n")
     }
 
+    /// More tracked terms than a run's 64 (a store tracks any number): each
+    /// keeps the counts a stateless report gives. Worked out by hand: tweet i
+    /// of 1...700 carries #t(i % 70) and #all, and is written by @u(i % 3);
+    /// so each #tN has 10 tweets, from:u1 234 (from:u0 and from:u2 233).
+    func testMoreThanSixtyFourTrackedTermsKeepTheirCounts() throws {
+        let store = path("many.db")
+        let lines = (1...700).map { i in
+            #"{"id_str":"\#(i)","text":"a word","user":{"screen_name":"u\#(i % 3)"},"entities":{"hashtags":[{"text":"t\#(i % 70)"},{"text":"all"}],"user_mentions":[]}}"#
+        }
+        // The first 100 tweets are in the store before the terms are tracked, the rest come after.
+        let first = path("first.jsonl"), rest = path("rest.jsonl"), file = path("many.jsonl")
+        try Data((lines.prefix(100).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: first))
+        try Data((lines.dropFirst(100).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: rest))
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        try smashtag(["ingest", first, "--store", store, "--keep-text", "-q"])
+        let tracked = (0..<70).map { "#t\($0)" } + ["from:u1", "#all", "word"]
+        try smashtag(["track"] + tracked + ["--store", store, "-q"])
+        try smashtag(["ingest", rest, "--store", store, "-q"])
+        let terms = try smashtag(["terms", "--store", store, "--format", "csv"]).stdout
+        let expected = "term,tweets\n" + (0..<70).map { "#t\($0),10\n" }.joined() + "from:u1,234\n#all,700\nword,700\n"
+        XCTAssertEqual(terms, expected)
+        for term in ["#t0", "#t65", "#t69", "from:u1", "word"] {
+            XCTAssertEqual(try smashtag(["report", term, "--store", store, "--format", "csv", "--min-count", "1", "-q"]).stdout,
+                           try smashtag(["report", term, file, "--format", "csv", "--min-count", "1", "-q"]).stdout, term)
+        }
+    }
+
     func testFilesIngestedUnchangedAreNotReadAgain() throws {
         let store = path("s.db")
         try smashtag(["ingest", Self.samples, "--store", store])

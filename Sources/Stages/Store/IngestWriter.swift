@@ -394,22 +394,32 @@ final class IngestWriter {
             ON CONFLICT(term, mention) DO UPDATE SET count = count + excluded.count
             """)
         let addTweets = try db.statement("UPDATE term SET tweets = tweets + ?1 WHERE id = ?2")
+        // Each new tweet matched against the tracked terms, as a store scan
+        // matches: 64 terms at a time (a mask's bits), its text prepared once.
+        var tweetCounts = [Int](repeating: 0, count: tracked.count)
+        var counts = [[Int64: Int64]](repeating: [:], count: tracked.count)
         var prepared: [[Unicode.Scalar]?] = Array(repeating: nil, count: ids.count)
-        for (id, term) in tracked {
-            var tweets = 0
-            var counts: [Int64: Int64] = [:]
+        for first in stride(from: 0, to: tracked.count, by: TermMatcher.maxTerms) {
+            let group = first..<min(first + TermMatcher.maxTerms, tracked.count)
+            let terms = StoredTerms(tracked[group].map(\.term))
             for i in fresh {
                 let set = mentionsOf(i)
-                let hit = term.matches(carries: set.contains, author: authors[i]) {
+                var mask = terms.mask(mentions: set, author: authors[i]) {
                     if prepared[i] == nil, keepText, let text = texts[i] { prepared[i] = WordMatch.prepare(text) }
                     return prepared[i]
                 }
-                guard hit else { continue }
-                tweets += 1
-                for m in set { counts[m, default: 0] += 1 }
+                while mask != 0 {
+                    let t = first + mask.trailingZeroBitCount
+                    mask &= mask - 1
+                    tweetCounts[t] += 1
+                    for m in set { counts[t][m, default: 0] += 1 }
+                }
             }
+        }
+        for (t, (id, _)) in tracked.enumerated() {
+            let tweets = tweetCounts[t]
             guard tweets > 0 else { continue }
-            for (mention, count) in counts.sorted(by: { $0.key < $1.key }) {
+            for (mention, count) in counts[t].sorted(by: { $0.key < $1.key }) {
                 upsert.reset()
                 try upsert.bind(1, id)
                 try upsert.bind(2, mention)

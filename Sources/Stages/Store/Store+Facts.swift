@@ -72,7 +72,9 @@ extension Store {
         // Spellings that are capitals of their key, as made once each.
         struct Cased: Hashable { var mention: Int64, mask: UInt64 }
         var cased: [Cased: String] = [:]
-        let targets = terms.map { term in StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key }) }
+        let targets = StoredTerms(terms.map { term in
+            StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key })
+        })
 
         var result = FilteredReports(reports: [])
         var fields = facts
@@ -95,8 +97,7 @@ extension Store {
             case .unknownTime: result.leftOut += 1; result.unknownTime += 1; continue
             }
             let author = posts.author
-            var mask: UInt64 = 0
-            for (t, target) in targets.enumerated() where posts.matches(target) { mask |= 1 << UInt64(t) }
+            let mask = posts.mask(targets)
             guard mask != 0 else { continue }
             if kind == nil { result.unknownFacts += 1 }
             var pairs: [(mention: Int64, spelling: String)] = []

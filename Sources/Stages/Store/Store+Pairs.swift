@@ -70,15 +70,13 @@ struct PairScan {
         var weights: [UInt64: Int32] = [:]
     }
 
-    var targets: [StoredTerm]
+    let terms: StoredTerms
     /// SPEC §12.2's filters, judged on each stored tweet before it is matched.
     var filter = TweetFilter()
     /// `--max-pair-mentions`, and the matching tweets over it the scan met (by id).
     var overLimit = OverLimitTweets()
 
-    init(_ targets: [StoredTerm]) { self.targets = targets }
-
-    private var needsText: Bool { targets.contains { $0.term.kind == .word } }
+    init(_ targets: [StoredTerm]) { terms = StoredTerms(targets) }
 
     /// The key of an unordered pair of mention ids (each below 2³²: a
     /// store's ids count up from 1).
@@ -90,18 +88,20 @@ struct PairScan {
     static func split(_ key: UInt64) -> (Int64, Int64) { (Int64(key >> 32), Int64(key & 0xFFFF_FFFF)) }
 
     mutating func run(_ db: Database) throws(StoreError) -> [Tally] {
-        var tallies = Array(repeating: Tally(), count: targets.count)
+        var tallies = Array(repeating: Tally(), count: terms.targets.count)
         if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
         }
-        var posts = try StoredPosts(db, columns: needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
+        var posts = try StoredPosts(db, columns: terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
         while try posts.next() {
             if filter.isActive, posts.judged(by: filter) != .kept { continue }
             let set = posts.mentions
             let pairsAdded = set.count <= overLimit.limit
             var noted = false
-            for (t, target) in targets.enumerated() {
-                guard posts.matches(target) else { continue }
+            var mask = posts.mask(terms)
+            while mask != 0 {
+                let t = mask.trailingZeroBitCount
+                mask &= mask - 1
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
                 if !pairsAdded, !noted {

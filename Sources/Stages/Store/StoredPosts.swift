@@ -3,8 +3,8 @@
 /// author, creation time, kind, language, text and written spellings. Every
 /// store scan that looks at posts one by one walks it — the pairs
 /// (`PairScan`), a report with filters, columns or `--by`
-/// (`Store.filteredReports`), a word term's report (`TermScan`) — and
-/// matches a post against a term in one place (`matches`).
+/// (`Store.scan`), a word term's report (`TermScan`) — and matches a post
+/// against the terms in one place (`mask`, through `StoredTerms`).
 ///
 /// (A report of `#tag`, `@name`, `from:` and `*` terms alone reads no post
 /// whole: SQLite hands `LinkGrouper` the links one by one, the store's
@@ -33,7 +33,6 @@ struct StoredPosts {
     private(set) var mentions: [Int64] = []
     /// Every link with its spelling and whether it repeats a mention (`.spellings` only).
     private(set) var written: [(mention: Int64, spelling: Links.Spelling, again: Bool)] = []
-    private var prepared: [Unicode.Scalar]??
 
     /// A cursor over the posts with ids in `range` (all when nil).
     init(_ db: Database, columns: Columns, range: ClosedRange<Int64>? = nil) throws(StoreError) {
@@ -52,7 +51,6 @@ struct StoredPosts {
         guard try rows.step() else { rows.done(); return false }
         id = rows.int64(0)
         guard id <= upper else { rows.done(); return false }
-        prepared = nil
         mentions.removeAll(keepingCapacity: true)
         guard let blob = rows.blob(1) else {
             written.removeAll(keepingCapacity: true)
@@ -84,15 +82,11 @@ struct StoredPosts {
     /// Its full text, when the store keeps texts (`.text`).
     var text: String? { rows.text(6) }
 
-    /// Whether the post matches `target` (SPEC §2), its text prepared for
-    /// word terms once per post, when a term first asks.
+    /// The terms the post matches (SPEC §2), its text prepared for word
+    /// terms once per post, when a term first asks.
     @inline(__always)
-    mutating func matches(_ target: StoredTerm) -> Bool {
-        let set = mentions
-        return target.matches(carries: set.contains, author: author) {
-            if prepared == nil { prepared = .some(text.map(WordMatch.prepare)) }
-            return prepared!
-        }
+    func mask(_ terms: StoredTerms) -> UInt64 {
+        terms.mask(mentions: mentions, author: author) { text.map(WordMatch.prepare) }
     }
 
     /// The SPEC §12.2 verdict of `filter` on the post (`.time`, `.kind`, `.lang` as the filter needs).

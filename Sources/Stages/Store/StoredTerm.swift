@@ -1,9 +1,5 @@
-/// A term as the store matches it against a stored tweet: its mention ids,
-/// its author's mention id and, for a word term, its text — the same
-/// decisions `TermMatcher` makes on a decoded tweet (SPEC §2).
-///
-/// Both the report scan and the ingest writer (for the kept counts of
-/// tracked terms) match through this one type.
+/// A term with the store's id of its mention key: what `StoredTerms`
+/// matches stored posts by.
 struct StoredTerm {
     var term: Term
     /// The store's id of the term's mention key (`#tag`, `@name`; `from:name`
@@ -16,21 +12,42 @@ struct StoredTerm {
         self.mention = mention
         word = term.kind == .word ? WordMatch(term.key) : nil
     }
+}
 
-    /// Whether a tweet matches.
+/// A run's terms as the store matches a stored post against them (SPEC §2),
+/// all at once, as a bit mask: mention and author terms through the one
+/// matcher, `TermMasks`, by the store's mention ids; word terms on the post's
+/// text, prepared once per post and only when a word term asks. Every store
+/// scan (`StoredPosts`, `LinkGrouper`) and ingest's tracked terms match
+/// through it.
+struct StoredTerms {
+    let targets: [StoredTerm]
+    let masks: TermMasks
+    private let words: [(index: Int, word: WordMatch)]
+
+    init(_ targets: [StoredTerm]) {
+        self.targets = targets
+        var ids: [String: Int] = [:]
+        for t in targets { if let key = t.term.mentionKey, let m = t.mention { ids[key] = Int(m) } }
+        masks = TermMasks(terms: targets.map(\.term)) { ids[$0] }
+        words = targets.indices.compactMap { i in targets[i].word.map { (i, $0) } }
+    }
+
+    /// Whether a word term needs the posts' texts.
+    var needsText: Bool { !words.isEmpty }
+
+    /// The terms a stored post matches.
     ///
     /// - Parameters:
-    ///   - carries: whether the tweet's mention set holds a mention id.
-    ///   - author: the mention id of the tweet's author.
-    ///   - text: the tweet's text prepared by `WordMatch.prepare`, asked for
-    ///     only by a word term (so a caller can prepare it once for all terms).
+    ///   - mentions: its mention ids; `author`: its author's mention id.
+    ///   - text: its text prepared by `WordMatch.prepare`, asked for only by
+    ///     a word term (so a caller can prepare it once for all terms).
     @inline(__always)
-    func matches(carries: (Int64) -> Bool, author: Int64?, text: () -> [Unicode.Scalar]?) -> Bool {
-        switch term.kind {
-        case .all: return true
-        case .hashtag, .user: return mention.map(carries) ?? false
-        case .author: return mention != nil && author == mention
-        case .word: return text().map { word!.matches(prepared: $0) } ?? false
+    func mask<IDs: Sequence>(mentions: IDs, author: Int64?, text: () -> [Unicode.Scalar]?) -> UInt64 where IDs.Element: BinaryInteger {
+        var mask = masks.mask(mentions: mentions, author: author.map(Int.init))
+        if !words.isEmpty, let prepared = text() {
+            for (i, word) in words where word.matches(prepared: prepared) { mask |= 1 << UInt64(i) }
         }
+        return mask
     }
 }

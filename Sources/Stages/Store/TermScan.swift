@@ -33,15 +33,19 @@ struct TermScan {
     /// into ranges counts them once for all instead.
     var countsAll = true
 
+    /// The terms as stored posts are matched against them.
+    let terms: StoredTerms
+
     init(_ targets: [StoredTerm], mentionLimit: Int64) {
         self.targets = targets
         self.mentionLimit = mentionLimit
+        terms = StoredTerms(targets)
     }
 
     /// Texts are read beside the links only for word terms; `from:` terms
     /// find their tweets first (SQLite filters the authors, no row leaves it
     /// but theirs), `*` counts its tweets apart.
-    private var needsText: Bool { targets.contains { $0.term.kind == .word } }
+    private var needsText: Bool { terms.needsText }
 
     /// Counts over the tweets with ids in `range` (all when nil).
     func run(_ db: Database, range: ClosedRange<Int64>? = nil) throws(StoreError) -> [Counts] {
@@ -54,7 +58,12 @@ struct TermScan {
             while try posts.next() {
                 set.removeAll()
                 for m in posts.mentions { set.append(m) }
-                for (t, target) in targets.enumerated() where posts.matches(target) { tally.add(set, term: t) }
+                var mask = posts.mask(terms)
+                while mask != 0 {
+                    let t = mask.trailingZeroBitCount
+                    mask &= mask - 1
+                    tally.add(set, term: t)
+                }
             }
         } else {
             // The tweets of the authors asked about, in id order as the links come.
@@ -75,7 +84,7 @@ struct TermScan {
             if written.count > 1 { authored.sort { $0.tweet < $1.tweet } }
             // A tweet without links matches no #tag or @name term, and adds no
             // mention to the others: only their tweet counts need it, set below.
-            let grouper = LinkGrouper(targets, authored: authored, tally: tally)
+            let grouper = LinkGrouper(terms.masks, authored: authored, tally: tally)
             // An upper bound costs SQLite a compare per link: given only when there is one.
             let sql = "SELECT \(Database.eachLinkFunction)(id, links) FROM tweet WHERE id >= ?1"
             try withExtendedLifetime(grouper) { () throws(StoreError) in
@@ -111,9 +120,8 @@ struct TermScan {
 /// The hot loop of a report: it runs once per link, called by SQLite
 /// (`Database.eachPair`), so it touches only flat arrays of the terms.
 final class LinkGrouper {
-    /// Per term: what it asks (`.all`, a mention, an author) and which id.
-    private let kinds: [Term.Kind]
-    private let wanted: [Int64]
+    /// The mention and author terms by the store's mention ids (word terms scan with the texts, `TermScan.run`).
+    private let masks: TermMasks
     private let authored: [(tweet: Int64, author: Int64)]
     private var next = 0
     private let set = MentionBuffer()
@@ -124,10 +132,8 @@ final class LinkGrouper {
     /// order is the primary key's; anything else would be a bug).
     private(set) var inOrder = true
 
-    init(_ targets: [StoredTerm], authored: [(tweet: Int64, author: Int64)], tally: Tally) {
-        kinds = targets.map { $0.term.kind }
-        // A term whose mention the store has not met matches nothing: -1 is no id.
-        wanted = targets.map { $0.mention ?? -1 }
+    init(_ masks: TermMasks, authored: [(tweet: Int64, author: Int64)], tally: Tally) {
+        self.masks = masks
         self.authored = authored
         self.tally = tally
     }
@@ -157,16 +163,12 @@ final class LinkGrouper {
 
     private func flush() {
         while next < authored.count && authored[next].tweet < tweet { next += 1 }
-        let author = next < authored.count && authored[next].tweet == tweet ? authored[next].author : -1
-        for t in 0..<kinds.count {
-            let hit: Bool
-            switch kinds[t] {
-            case .all: hit = true
-            case .hashtag, .user: hit = wanted[t] >= 0 && set.contains(wanted[t])
-            case .author: hit = wanted[t] >= 0 && author == wanted[t]
-            case .word: hit = false  // word terms scan with the texts (`TermScan.run`)
-            }
-            if hit { tally.add(set, term: t) }
+        let author = next < authored.count && authored[next].tweet == tweet ? Int(authored[next].author) : nil
+        var mask = masks.mask(mentions: set.elements, author: author)
+        while mask != 0 {
+            let t = mask.trailingZeroBitCount
+            mask &= mask - 1
+            tally.add(set, term: t)
         }
         set.removeAll()
     }
@@ -184,6 +186,9 @@ final class MentionBuffer {
     deinit { ids.deallocate() }
 
     func removeAll() { count = 0 }
+
+    /// The ids, as a collection (valid until the next `append` or `removeAll`).
+    var elements: UnsafeBufferPointer<Int64> { UnsafeBufferPointer(start: ids, count: count) }
 
     @inline(__always)
     func append(_ id: Int64) {
