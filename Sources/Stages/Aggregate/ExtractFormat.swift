@@ -260,7 +260,7 @@ public final class ExtractReader: RecordHandler {
     /// The tweets read, as parts for the aggregator (the one part type every path carries).
     private var builder: KeyedPartBuilder<String>
     /// Tweets a part holds before it goes to the aggregator.
-    private static let partSize = 4096
+    private static let partSize = 1 << 16
     /// With `pairs`: the tweets over `--max-pair-mentions`, each once, the first few with their place.
     public private(set) var overLimit: OverLimitTweets
     private let control: RunControl
