@@ -30,19 +30,26 @@ final class HostileInputTests: XCTestCase {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Two tweet lines: tweet 1 (by `authors.0`) with hashtags `prefix`0 …
+    /// `prefix`(n-1) and then `then`, tweet 2 (by `authors.1`) with `other`.
+    static func manyTags(_ n: Int, prefix: String, then: String, other: String, authors: (String, String)) -> Data {
+        var tags = (0..<n).map { #"{"text":"\#(prefix)\#($0)"}"# }
+        tags.append(#"{"text":"\#(then)"}"#)
+        let text = #"{"id_str":"1","text":"x","user":{"screen_name":"\#(authors.0)"},"entities":{"hashtags":["#
+            + tags.joined(separator: ",") + #"],"user_mentions":[]}}"# + "\n"
+            + #"{"id_str":"2","text":"x","user":{"screen_name":"\#(authors.1)"},"entities":{"hashtags":[{"text":"\#(other)"}],"user_mentions":[]}}"#
+            + "\n"
+        return Data(text.utf8)
+    }
+
     /// One tweet with 300,000 distinct hashtags (and one repeated), from
     /// entities and from text: each counts once, and the cost grows with
     /// their number, not its square (which took minutes).
     func testOneTweetWithManyDistinctMentionsIsLinear() throws {
         let dir = try temporaryFolder()
         let n = 300_000
-        var tags = (0..<n).map { #"{"text":"h\#($0)"}"# }
-        tags.append(#"{"text":"H0"}"#)
-        let entities = #"{"id_str":"1","text":"x","user":{"screen_name":"a"},"entities":{"hashtags":["#
-            + tags.joined(separator: ",") + #"],"user_mentions":[]}}"# + "\n"
-            + #"{"id_str":"2","text":"x","user":{"screen_name":"a"},"entities":{"hashtags":[{"text":"h5"}],"user_mentions":[]}}"# + "\n"
         let entityFile = dir.appendingPathComponent("entities.jsonl")
-        try Data(entities.utf8).write(to: entityFile)
+        try Self.manyTags(n, prefix: "h", then: "H0", other: "h5", authors: ("a", "a")).write(to: entityFile)
         let fromEntities = try bounded(["report", "*", entityFile.path, "--min-count", "1", "--top", "3", "--format", "csv", "-q"], limit: 90)
         XCTAssertEqual(fromEntities, "term,type,mention,count\n*,hashtag,#h5,2\n*,hashtag,#h0,1\n*,hashtag,#h1,1\n")
 
@@ -65,14 +72,8 @@ final class HostileInputTests: XCTestCase {
     /// 48 s at 20,000 hashtags, the display 15 s, `aggregate --pairs` 10 s.
     func testOneTweetWithManyMentionsIsLinearOnEveryPath() throws {
         let dir = try temporaryFolder()
-        let n = 50_000
-        var tags = (0..<n).map { #"{"text":"H\#($0)"}"# }
-        tags.append(#"{"text":"h0"}"#)
-        let lines = #"{"id_str":"7","text":"x","user":{"screen_name":"a"},"entities":{"hashtags":["#
-            + tags.joined(separator: ",") + #"],"user_mentions":[]}}"# + "\n"
-            + #"{"id_str":"8","text":"x","user":{"screen_name":"b"},"entities":{"hashtags":[{"text":"h7"}],"user_mentions":[]}}"# + "\n"
         let file = dir.appendingPathComponent("many.jsonl")
-        try Data(lines.utf8).write(to: file)
+        try Self.manyTags(50_000, prefix: "H", then: "h0", other: "h7", authors: ("a", "b")).write(to: file)
         let columns = ["--columns", "term,type,mention,display,count,authors", "--min-count", "1", "--top", "3", "--format", "csv", "-q"]
         // #h7: two tweets, spelt H7 and h7 (a tie, so the smaller bytes: H7); #h0 spelt H0 and h0 in one tweet.
         let expected = "term,type,mention,display,count,authors\n*,hashtag,#h7,#H7,2,2\n*,hashtag,#h0,#H0,1,1\n*,hashtag,#h1,#H1,1,1\n"
