@@ -79,6 +79,10 @@ struct AggregateCommand: Command {
 
     static let usageLine = "usage: smashtag aggregate [FILE...] [options]"
 
+    /// Every option `aggregate` takes, built from the option groups' own names (for "did you mean").
+    static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
+                          "--columns", "--since", "--until"] + ReportOutput.options + FilterOptions.seriesNames
+
 
     var paths: [String] = []
     /// `--format` and `-o, --output FILE`, as for `report`.
@@ -127,10 +131,7 @@ struct AggregateCommand: Command {
                 if FilterOptions.filterNames.contains(option) {
                     throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract")
                 }
-                throw UsageError.unknownOption(option, known: ["--help", "--format", "--output", "--min-count", "--top", "--strict",
-                                                               "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
-                                                               "--columns"]
-                                                      + FilterOptions.seriesNames)
+                throw UsageError.unknownOption(option, known: Self.options)
             }
         }
         if let formatName {

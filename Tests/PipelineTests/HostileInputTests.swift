@@ -189,6 +189,20 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(r.stdout, try Smashtag.report(["*", dozen, "--min-count", "1", "--format", "csv", "-q"]).stdout)
     }
 
+    /// Waits (up to 30 s) until process `pid` has `path` open or mapped; false if it never does.
+    static func waitUntilReading(_ path: String, pid: Int32) -> Bool {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        for _ in 0..<3000 {
+            if let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8), maps.contains(resolved) { return true }
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for fd in fds where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == resolved {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// A file truncated while it is read (logrotate's copytruncate) does
     /// not kill the run with SIGBUS: report and ingest exit 0, name the file
     /// as changed, and count what they read, at least every tweet before the
@@ -224,7 +238,11 @@ final class HostileInputTests: XCTestCase {
             p.standardOutput = out
             p.standardError = err
             try p.run()
-            usleep(400_000)
+            // Cut the file once the run reads it (it has it open or mapped), not
+            // after a fixed time: a cold start under load can take longer than
+            // any fixed wait, and a file cut before the run plans is no change.
+            XCTAssertTrue(Self.waitUntilReading(file.path, pid: p.processIdentifier), "\(command[0]) never opened the file")
+            usleep(100_000)
             XCTAssertTrue(p.isRunning, "\(command[0]) is still reading when the file is cut")
             XCTAssertEqual(truncate(file.path, off_t(keptLines * length)), 0)
             let errBox = DataBox()
@@ -236,7 +254,7 @@ final class HostileInputTests: XCTestCase {
             let stderr = String(decoding: errBox.data, as: UTF8.self)
             XCTAssertEqual(p.terminationReason, .exit, "\(command[0]) died of a signal: \(stderr)")
             XCTAssertEqual(p.terminationStatus, 0, "\(command[0]): \(stderr)")
-            XCTAssertTrue(stderr.contains("growing.jsonl") && stderr.contains("the file changed while it was read"), stderr)
+            XCTAssertTrue(stderr.contains("growing.jsonl") && stderr.contains("the file changed while it was read"), "\(command[0]): \(stderr)")
             let counted: Int
             if command[0] == "report" {
                 let report = try JSONSerialization.jsonObject(with: stdout) as! [[String: Any]]
