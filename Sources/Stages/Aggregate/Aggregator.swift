@@ -185,16 +185,7 @@ public struct CountedColumns: Sendable {
     }
 }
 
-/// One row of a report.
-public struct MentionCount: Equatable, Sendable {
-    public var mention: String
-    public var count: Int
-
-    public init(mention: String, count: Int) {
-        self.mention = mention
-        self.count = count
-    }
-
+extension MentionCount {
     /// Count, highest first; ties by mention in ascending order of UTF-8 bytes.
     static func reportOrder(_ a: MentionCount, _ b: MentionCount) -> Bool {
         if a.count != b.count { return a.count > b.count }
@@ -202,46 +193,7 @@ public struct MentionCount: Equatable, Sendable {
     }
 }
 
-/// SPEC §12.3's columns of one row, when the run counted them: the most
-/// frequent spelling (nil when none was seen), how many of the row's tweets
-/// are originals and retweets, how many distinct authors wrote them.
-///
-/// Kept beside the rows (`TermReport.hashtagColumns`), not in them: rows are
-/// sorted, and a plain report's rows stay as small as they were.
-public struct RowColumns: Equatable, Sendable {
-    public var display: String?
-    public var originals = 0
-    public var retweets = 0
-    public var authors = 0
-
-    public init() {}
-}
-
-/// The report of one term (SPEC §7).
-public struct TermReport: Equatable, Sendable {
-    public var term: Term
-    /// With `--by` (SPEC §12.4), the time bucket this report counts (`2020-03-01`); nil for a whole report.
-    public var bucket: String?
-    /// Distinct matching tweets.
-    public var tweets: Int
-    public var hashtags: [MentionCount]
-    public var users: [MentionCount]
-    /// SPEC §12.3's columns of each row of `hashtags` and `users`, in their
-    /// order; empty unless the run counted them.
-    public var hashtagColumns: [RowColumns] = []
-    public var userColumns: [RowColumns] = []
-    /// Of all `tweets`, how many are originals and retweets, and how many distinct authors wrote them (0 unless counted).
-    public var originals = 0
-    public var retweets = 0
-    public var authors = 0
-
-    init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
-        self.term = term
-        self.tweets = tweets
-        self.hashtags = hashtags
-        self.users = users
-    }
-
+extension TermReport {
     /// The report of a term from its counts (signed key, distinct tweets):
     /// rows counted fewer than `minCount` times left out, hashtags and users
     /// in report order, at most `top` of each.

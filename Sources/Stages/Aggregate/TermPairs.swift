@@ -1,45 +1,4 @@
-/// One row of `smashtag pairs`: two distinct mentions and how many of a
-/// term's distinct matching tweets carry both.
-public struct MentionPair: Equatable, Sendable {
-    /// The mention that sorts first in UTF-8 bytes (`#x` before `@x`).
-    public var source: String
-    public var target: String
-    public var weight: Int
-
-    public init(source: String, target: String, weight: Int) {
-        self.source = source
-        self.target = target
-        self.weight = weight
-    }
-}
-
-/// The pairs of one term (SPEC §12.5), with what a graph of them needs.
-public struct TermPairs: Equatable, Sendable {
-    public var term: Term
-    /// Distinct matching tweets.
-    public var tweets: Int
-    /// After `--min-count`, `--without-term` and `--top`, by weight (heaviest
-    /// first), then source, then target in ascending UTF-8 bytes.
-    public var pairs: [MentionPair]
-    /// The mentions of `pairs`, each once, in ascending UTF-8 bytes, with its
-    /// count among the term's matching tweets (the report's count, SPEC §7).
-    public var nodes: [(mention: String, count: Int)]
-
-    public static func == (a: TermPairs, b: TermPairs) -> Bool {
-        a.term == b.term && a.tweets == b.tweets && a.pairs == b.pairs
-            && a.nodes.map(\.mention) == b.nodes.map(\.mention) && a.nodes.map(\.count) == b.nodes.map(\.count)
-    }
-
-    /// The mention a pair must not hold under `--without-term`: `#tag` and
-    /// `@name` terms have one; `from:`, word and `*` terms none.
-    public static func ownMention(of term: Term) -> String? {
-        switch term.kind {
-        case .hashtag: return "#" + term.key
-        case .user: return "@" + term.key
-        case .author, .word, .all: return nil
-        }
-    }
-
+extension TermPairs {
     /// The pairs of a term from its weights, however they were counted
     /// (a run over dumps, the store, extract lines).
     ///

@@ -1,44 +1,4 @@
-/// A search term of SPEC §2, normalised.
-///
-///     #tag       hashtag set contains tag
-///     @name      user-mention set contains name
-///     from:name  author's screen name is name
-///     word       full text holds word as a whole word
-///     *          every tweet
-public struct Term: Hashable, Sendable, CustomStringConvertible {
-    public enum Kind: Hashable, Sendable {
-        case hashtag, user, author, word, all
-    }
-
-    public let kind: Kind
-    /// The normalised key compared against mentions, authors or text
-    /// (`stanford` for `#Stanford`, `from:Jack` and `Stanford` alike).
-    public let key: String
-    /// How reports print the term: `#stanford`, `@nasa`, `from:jack`, `stanford`, `*`.
-    public var description: String {
-        switch kind {
-        case .hashtag: return "#" + key
-        case .user: return "@" + key
-        case .author: return "from:" + key
-        case .word: return key
-        case .all: return "*"
-        }
-    }
-
-    /// The signed mention key this term looks up in a `MentionTable`, if any.
-    var mentionKey: String? {
-        switch kind {
-        case .hashtag: return "#" + key
-        case .user, .author: return "@" + key
-        case .word, .all: return nil
-        }
-    }
-
-    public init(kind: Kind, key: String) {
-        self.kind = kind
-        self.key = key
-    }
-
+extension Term {
     /// Parses a term as given on the command line.
     ///
     /// - Throws: `TermError` for an empty term, a bare `#`, `@` or `from:`,
