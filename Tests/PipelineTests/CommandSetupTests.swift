@@ -42,6 +42,25 @@ final class CommandSetupTests: StoreTestCase {
                        "term,source,target,weight\n#a,#a,#b,1\n")
     }
 
+    /// An extract header of more terms than a run takes (64: a part marks
+    /// a tweet's terms as the bits of one word) is named and its lines are
+    /// passed over, never counted under the wrong term or silently lost.
+    func testAnExtractHeaderOfMoreThanSixtyFourTermsIsRefused() throws {
+        let terms = (0..<65).map { "#t\($0)" }
+        let lines = "H\tsmashtag-extract\t1\t" + terms.joined(separator: "\t") + "\nM\t#t64\t1\t#t64\n"
+        let file = path("wide.tsv")
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try smashtag(["aggregate", file, "--min-count", "1", "--format", "csv"], status: 1)
+        XCTAssertTrue(r.stderr.contains("\(file): 1 skipped\n    line 1: not an extract line: a header of 65 terms; "
+                                        + "a run takes at most 64"), r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        // 64 terms are read, the 64th counted.
+        let ok = "H\tsmashtag-extract\t1\t" + terms.prefix(64).joined(separator: "\t") + "\nM\t#t63\t1\t#t63\n"
+        try Data(ok.utf8).write(to: URL(fileURLWithPath: file))
+        let counted = try smashtag(["aggregate", file, "--min-count", "1", "--format", "csv"])
+        XCTAssertTrue(counted.stdout.hasSuffix("#t63,hashtag,#t63,1\n"), counted.stdout)
+    }
+
     /// Each command's "did you mean" is built from the names of the option
     /// groups it takes: the input options (`--deleted`, `--no-input-limits`)
     /// for every reading command, `-o` for pairs.

@@ -368,6 +368,12 @@ public final class ExtractReader: RecordHandler {
                                          + "extract (or run the Spark job) with the same --columns"))
             }
             let names = termFields.compactMap(ExtractFormat.unescape)
+            // A part marks a tweet's terms as the bits of one word, as a run does (`extract` writes 64 at most).
+            guard names.count <= TermMatcher.maxTerms else {
+                refusedHeader = true
+                return bad("a header of \(names.count) terms; a run takes at most \(TermMatcher.maxTerms) "
+                           + "(split the terms over several extracts; its lines are passed over)")
+            }
             if let terms {
                 if names != terms.map(\.description) {
                     problem(InputProblem(.notATweet, origin: origin, line: line,

@@ -93,6 +93,7 @@ struct PairScan {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
         }
         var posts = try StoredPosts(db, columns: terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
+        defer { posts.done() }
         while try posts.next() {
             if filter.isActive, posts.judged(by: filter) != .kept { continue }
             let set = posts.mentions
