@@ -43,10 +43,18 @@ let package = Package(
             pkgConfig: "xlsxwriter",
             providers: [.apt(["libxlsxwriter-dev"])]
         ),
+        // libpsl for the registrable domain of a link (SPEC §13), with the system's
+        // Public Suffix List, through its pkg-config file; `make deps` installs both.
+        .systemLibrary(
+            name: "CPSL",
+            path: "Sources/CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev", "publicsuffix"])]
+        ),
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML", "CXLSXWriter"],
+            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML", "CXLSXWriter", "CPSL"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.
