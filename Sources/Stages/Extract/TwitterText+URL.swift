@@ -325,3 +325,32 @@ private final class DomainChains {
         return known
     }
 }
+
+extension TwitterText {
+    /// The URLs twitter-text extracts from `text` (`extractURLs`), as
+    /// written, in order: with or without `http(s)://`, as `urlRanges(in:)`
+    /// finds them, less those whose host no IDNA encoder accepts: a label
+    /// that starts with `xn--` (an A-label) must be ASCII
+    /// (`http://xn--はじめよう.com/` is no URL). All of the conformance
+    /// suite's `urls`, `urls_with_indices`, `urls_with_directional_markers`
+    /// and `tco_urls_with_params` tests pass.
+    public static func urls(in text: String) -> [String] {
+        guard text.utf8.contains(UInt8(ascii: ".")) else { return [] }
+        let s = Array(text.unicodeScalars)
+        return urlRanges(in: s).compactMap { r in
+            let url = string(s[r])
+            return hasNonASCIIALabel(url) ? nil : url
+        }
+    }
+
+    /// Whether the host of `url` holds a label `xn--…` with a non-ASCII character.
+    private static func hasNonASCIIALabel(_ url: String) -> Bool {
+        var host = Substring(url)
+        if let sep = host.range(of: "://") { host = host[sep.upperBound...] }
+        if let end = host.firstIndex(where: { $0 == "/" || $0 == ":" || $0 == "?" || $0 == "#" }) { host = host[..<end] }
+        return host.split(separator: ".").contains { label in
+            label.utf8.count > 4 && label.utf8.prefix(4).map(MentionKey.lowercasedASCII).elementsEqual("xn--".utf8)
+                && label.utf8.contains { $0 >= 0x80 }
+        }
+    }
+}
