@@ -11,16 +11,25 @@ import Stages
 ///     --columns LIST            the report's columns [default: term,type,mention,count]
 ///     --by UNIT                 a series per hour, day, week, month or year (SPEC §12.4)
 ///     --tz ZONE                 the zone --by counts in [default: UTC]
+///     --kinds LIST              the kinds of mention counted (SPEC §13) [default: hashtag,user]
 struct FilterOptions {
     var filter = TweetFilter()
     var columns = ReportColumns.standard
+    var kinds = MentionKinds.standard
     /// `--by` and `--tz` (checked against the tz database as parsed).
     var by: TimeBuckets.Unit?
     var zone: ZoneOffsets?
 
     static let filterNames = ["--since", "--until", "--retweets", "--lang"]
     static let seriesNames = ["--by", "--tz"]
-    static let names = filterNames + ["--columns"] + seriesNames
+    static let names = filterNames + ["--columns", "--kinds"] + seriesNames
+
+    /// What each counted post carries: the columns' facts and the kinds.
+    var facts: PostFields {
+        var f = columns.facts
+        f.mentionKinds = kinds
+        return f
+    }
 
     /// Takes option `name` (and its value) when it is one of these;
     /// `--columns` only when `columns` is true.
@@ -51,6 +60,9 @@ struct FilterOptions {
         case "--tz":
             let v = try a.value()
             do { zone = try ZoneOffsets(v) } catch { throw UsageError(error.description) }
+        case "--kinds":
+            let v = try a.value()
+            do { kinds = try MentionKinds(parsing: v) } catch { throw UsageError(error.description) }
         case "--columns" where takesColumns:
             let v = try a.value()
             do { columns = try ReportColumns(parsing: v) } catch { throw UsageError(error.description) }

@@ -59,9 +59,9 @@ struct InputOptions {
     }
 
     /// A new extractor per worker, as `--mentions-from` says.
-    var extractor: @Sendable () -> MentionExtractor {
+    var extractor: @Sendable (MentionKinds) -> MentionExtractor {
         let source = mentionsFrom
-        return { source.makeExtractor() }
+        return { source.makeExtractor(kinds: $0) }
     }
 
     /// Record batches of `SMASHTAG_BATCH_BYTES` when set (tests make them tiny), else the default.

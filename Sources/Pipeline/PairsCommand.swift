@@ -126,6 +126,7 @@ struct PairsCommand: Command {
                                             reads: "reads pairs from the store alone", then: "ask without paths")
         // A GEXF document holds one graph: one term (a choice, written in the README).
         try output.check(terms: terms)
+        if store != nil { try Terms.checkStoreKinds(filters.kinds, terms: terms) }
     }
 
     /// Says on stderr (unless `quiet`) which matching tweets added no pairs
@@ -141,6 +142,7 @@ struct PairsCommand: Command {
         if let store { return pairsFromStore(store, started: started) }
         var run = input.parallelRun(terms)
         run.filter = filters.filter
+        run.facts.mentionKinds = filters.kinds
         run.pairLimit = maxMentions
         let aggregator = PairAggregator(terms: terms, maxMentions: maxMentions)
         let scan: DumpScan

@@ -213,6 +213,7 @@ struct ReportCommand: Command {
                                                                command: "report", reads: "reports from the store alone",
                                                                then: "report without paths")
         buckets = try filters.timeBuckets()
+        if store != nil { try Terms.checkStoreKinds(filters.kinds, terms: terms) }
     }
 
     /// Every option `report` takes, built from the option groups' own names (for "did you mean").
@@ -233,9 +234,9 @@ struct ReportCommand: Command {
         }
         var run = input.parallelRun(terms)
         run.filter = filters.filter
-        run.facts = filters.columns.facts
+        run.facts = filters.facts
         run.times = buckets != nil
-        let aggregator = Aggregator(terms: terms, facts: filters.columns.facts, buckets: buckets)
+        let aggregator = Aggregator(terms: terms, facts: filters.facts, buckets: buckets)
         let scan: DumpScan
         switch DumpScan.run(run, input: input, paths: paths, quiet: quiet, progress: progress, into: aggregator) {
         case .exit(let code): return code

@@ -85,7 +85,7 @@ extension Aggregator {
             counts[s].forEach { m, n in totals.add(m, n) }
         }
         return TermReport(term: terms[t], tweets: tweets, counts: rows(of: totals),
-                          minCount: minCount, top: top)
+                          minCount: minCount, top: top, kinds: facts.mentionKinds)
     }
 
     /// The series of every term (SPEC §12.4), in the order the terms were
@@ -113,8 +113,8 @@ extension Aggregator {
                 rows.map { (MentionCount(mention: $0.mention, count: 0), keys.existing($0.mention)!) }
                     .sorted { $0.row.mention.precedesInUTF8($1.row.mention) }
             }
-            let hashtags = byMention(chosen.hashtags), users = byMention(chosen.users)
-            let zeroHashtags = hashtags.map(\.row), zeroUsers = users.map(\.row)
+            let sections = chosen.sections.map { (kind: $0.kind, rows: byMention($0.rows)) }
+            let zeros = sections.map { $0.rows.map(\.row) }
             for name in buckets.names(from: from, through: through) {
                 let s = bySlot[name]
                 func rows(_ chosen: [(row: MentionCount, id: Int32)], zero: [MentionCount]) -> [MentionCount] {
@@ -132,7 +132,9 @@ extension Aggregator {
                     return found.sorted(by: MentionCount.reportOrder) + absent
                 }
                 var r = TermReport(term: terms[t], tweets: s.map { tweetCounts[$0] } ?? 0,
-                                   hashtags: rows(hashtags, zero: zeroHashtags), users: rows(users, zero: zeroUsers))
+                                   sections: sections.indices.map {
+                                       KindRows(kind: sections[$0].kind, rows: rows(sections[$0].rows, zero: zeros[$0]))
+                                   })
                 r.bucket = name
                 if let columns, let s { columns.fill(&r, term: s, facts: facts, id: { self.keys.existing($0)! }) }
                 out.append(r)

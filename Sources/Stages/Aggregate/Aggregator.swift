@@ -149,7 +149,7 @@ public final class Aggregator {
         // Each term's rows sorted on a core of their own: the workers are done by now.
         return parallelMap(terms.count) { t in
             var r = TermReport(term: terms[t], tweets: tweetCounts[t],
-                               counts: rows(of: counts[t]), minCount: minCount, top: top)
+                               counts: rows(of: counts[t]), minCount: minCount, top: top, kinds: facts.mentionKinds)
             if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
             return r
         }
@@ -197,30 +197,31 @@ extension TermReport {
     /// The report of a term from its counts (signed key, distinct tweets):
     /// rows counted fewer than `minCount` times left out, hashtags and users
     /// in report order, at most `top` of each.
-    init<Counts: Sequence>(term: Term, tweets: Int, counts: Counts, minCount: Int, top: Int?)
+    init<Counts: Sequence>(term: Term, tweets: Int, counts: Counts, minCount: Int, top: Int?, kinds: MentionKinds = .standard)
     where Counts.Element == (String, Int) {
-        var hashtags: [MentionCount] = [], users: [MentionCount] = []
+        var byKind = [[MentionCount]](repeating: [], count: MentionKind.allCases.count)
         for (key, count) in counts where count >= minCount {
-            let row = MentionCount(mention: key, count: count)
-            if key.signedKind == .hashtag { hashtags.append(row) } else { users.append(row) }
+            guard let kind = key.signedKind, kinds.has(kind) else { continue }
+            byKind[Int(kind.rawValue)].append(MentionCount(mention: key, count: count))
         }
-        if hashtags.count + users.count < parallelReportRows {
-            hashtags.sortInReportOrder()
-            users.sortInReportOrder()
-        } else {
-            // A big report (`'*'`): its hashtags and its users sorted side by side.
-            let sorted = parallelMap(2) { k in
-                var rows = k == 0 ? hashtags : users
+        let picked = kinds.ordered
+        var sections: [[MentionCount]]
+        if byKind.reduce(0, { $0 + $1.count }) < parallelReportRows {
+            sections = picked.map { k in
+                var rows = byKind[Int(k.rawValue)]
                 rows.sortInReportOrder()
                 return rows
             }
-            (hashtags, users) = (sorted[0], sorted[1])
+        } else {
+            // A big report (`'*'`): its kinds sorted side by side.
+            sections = parallelMap(picked.count) { i in
+                var rows = byKind[Int(picked[i].rawValue)]
+                rows.sortInReportOrder()
+                return rows
+            }
         }
-        if let top {
-            hashtags = Array(hashtags.prefix(top))
-            users = Array(users.prefix(top))
-        }
-        self.init(term: term, tweets: tweets, hashtags: hashtags, users: users)
+        if let top { sections = sections.map { Array($0.prefix(top)) } }
+        self.init(term: term, tweets: tweets, sections: zip(picked, sections).map { KindRows(kind: $0, rows: $1) })
     }
 }
 

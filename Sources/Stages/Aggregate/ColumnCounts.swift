@@ -117,7 +117,7 @@ struct ColumnCounts {
         r.retweets = termRetweets[t]
         r.originals = r.tweets - r.retweets - termUnknown[t]
         r.authors = termAuthorCounts[t]
-        let ids = (r.hashtags + r.users).map { id($0.mention) }
+        let ids = r.allRows.map { id($0.mention) }
         // Per row: its best spelling so far (-1: none) and that spelling's count.
         var best = [Int32](repeating: -1, count: ids.count)
         var bestCount = [Int](repeating: 0, count: ids.count)
@@ -159,8 +159,11 @@ struct ColumnCounts {
                 return c
             }
         }
-        r.hashtagColumns = columns(r.hashtags, from: 0)
-        r.userColumns = columns(r.users, from: r.hashtags.count)
+        var start = 0
+        for k in r.sections.indices {
+            r.sections[k].columns = columns(r.sections[k].rows, from: start)
+            start += r.sections[k].rows.count
+        }
     }
 }
 

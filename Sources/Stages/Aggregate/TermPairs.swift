@@ -25,8 +25,15 @@ extension TermPairs {
             rank[a] = 0
             rank[b] = 0
         }
+        // By the bytes of the keys as printed (SPEC §13: `+example.com/a` sorts as `example.com/a`),
+        // a user before a poster of the same name.
         var used = keys.indices.filter { rank[$0] == 0 }
-        used.sort { keys[$0].precedesInUTF8(keys[$1]) }
+        var printed = [String](repeating: "", count: keys.count)
+        for id in used { printed[id] = keys[id].printedKey }
+        used.sort { a, b in
+            if printed[a] == printed[b] { return keys[a].precedesInUTF8(keys[b]) }
+            return printed[a].precedesInUTF8(printed[b])
+        }
         for (r, id) in used.enumerated() { rank[id] = Int32(r) }
         // Each row as (weight, source rank, target rank).
         var ranked = rows.map { row -> (weight: Int, s: Int32, t: Int32) in
@@ -46,8 +53,16 @@ extension TermPairs {
         }
         self.term = term
         self.tweets = tweets
-        pairs = ranked.map { MentionPair(source: keys[used[Int($0.s)]], target: keys[used[Int($0.t)]], weight: $0.weight) }
-        nodes = used.indices.filter { inRows[$0] }.map { (keys[used[$0]], count(used[$0])) }
+        pairs = ranked.map {
+            let (s, t) = (used[Int($0.s)], used[Int($0.t)])
+            var pair = MentionPair(source: printed[s], target: printed[t], weight: $0.weight)
+            pair.sourceKind = keys[s].signedKind ?? .hashtag
+            pair.targetKind = keys[t].signedKind ?? .hashtag
+            return pair
+        }
+        let nodeIDs = used.indices.filter { inRows[$0] }.map { used[$0] }
+        nodes = nodeIDs.map { (printed[$0], count($0)) }
+        nodeKinds = nodeIDs.map { keys[$0].signedKind ?? .hashtag }
     }
 }
 

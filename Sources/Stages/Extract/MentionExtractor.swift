@@ -7,22 +7,33 @@ public protocol MentionExtractor {
     /// Adds the hashtags and user mentions of `tweet` of the decoded record
     /// to `mentions`, interned in `table`.
     func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet)
+    /// The kinds it adds (SPEC §13).
+    var kinds: MentionKinds { get }
 }
 
 /// Mentions from the API's `entities` (v1.1, v2 and the account archive):
 /// the tweet's own (its long form's when it has one), and for a retweet also
-/// the retweeted tweet's and the retweeted tweet's author.
+/// the retweeted tweet's and the retweeted tweet's author; of the kinds it
+/// is made for (SPEC §13): symbols, links (with their hosts and domains)
+/// and the poster besides hashtags and users.
 public struct EntitiesExtractor: MentionExtractor {
-    public init() {}
+    public let kinds: MentionKinds
+
+    public init(kinds: MentionKinds = .standard) { self.kinds = kinds }
 
     public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
         add(tweet.hashtags, tweet.users, record, table, &mentions)
+        if kinds.has(.symbol) { add(tweet.symbols, .symbol, record, table, &mentions) }
+        if kinds.hasLinks { MentionLinks.add(tweet.links, quoted: tweet.quoted, kinds, record, table, &mentions) }
         if let rt = tweet.retweeted {
             add(rt.hashtags, rt.users, record, table, &mentions)
+            if kinds.has(.symbol) { add(rt.symbols, .symbol, record, table, &mentions) }
+            if kinds.hasLinks { MentionLinks.add(rt.links, quoted: rt.quoted, kinds, record, table, &mentions) }
             if let author = record.name(rt.author) {
                 mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
             }
         }
+        if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
     }
 
     private func add(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ table: MentionTable,
@@ -34,6 +45,52 @@ public struct EntitiesExtractor: MentionExtractor {
         for i in users {
             let s = record.spans[i]
             mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .user))
+        }
+    }
+
+    private func add(_ spans: Range<Int>, _ kind: MentionKind, _ record: DecodedRecord, _ table: MentionTable,
+                     _ mentions: inout MentionSet) {
+        for i in spans {
+            let s = record.spans[i]
+            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: kind))
+        }
+    }
+}
+
+extension MentionKinds {
+    /// Whether any kind comes from links (url, host, domain).
+    @inline(__always)
+    public var hasLinks: Bool { !intersection(.links).isEmpty }
+}
+
+/// The link kinds and the poster (SPEC §13), the same for every extractor.
+enum MentionLinks {
+    /// Adds the url, host and domain (as `kinds` asks) of each link string
+    /// of `spans`, but for links that are no link (another scheme) and the
+    /// permalink of the tweet `quoted`, the one the tweet quotes.
+    static func add(_ spans: Range<Int>, quoted: UInt64?, _ kinds: MentionKinds, _ record: DecodedRecord,
+                    _ table: MentionTable, _ mentions: inout MentionSet) {
+        for i in spans {
+            let s = record.spans[i]
+            add(link: table.id(raw: record.bytes(s), escaped: s.escaped, kind: .url), quoted: quoted, kinds, table, &mentions)
+        }
+    }
+
+    /// Adds the kinds of one link, by its url id.
+    @inline(__always)
+    static func add(link id: Int32?, quoted: UInt64?, _ kinds: MentionKinds, _ table: MentionTable,
+                    _ mentions: inout MentionSet) {
+        guard let id else { return }
+        if let quoted, LinkKey.isQuotePermalink(table.key(Int(id)).unsigned, quotedID: quoted) { return }
+        if kinds.has(.url) { mentions.insert(id) }
+        if kinds.has(.host) { mentions.insert(table.hostID(ofURL: id)) }
+        if kinds.has(.domain) { mentions.insert(table.domainID(ofURL: id)) }
+    }
+
+    /// Adds the tweet's author as its poster (a retweet's: who retweeted).
+    static func addPoster(_ tweet: DecodedTweet, _ record: DecodedRecord, _ table: MentionTable, _ mentions: inout MentionSet) {
+        if let a = record.author(of: tweet) {
+            mentions.insert(table.id(raw: record.bytes(a), escaped: a.escaped, kind: .poster))
         }
     }
 }

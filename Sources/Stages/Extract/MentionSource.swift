@@ -8,11 +8,11 @@ public enum MentionSource: String, Sendable, CaseIterable {
     /// without entity fields.
     case text
 
-    /// A new extractor for one worker.
-    public func makeExtractor() -> MentionExtractor {
+    /// A new extractor for one worker, of the mentions of `kinds`.
+    public func makeExtractor(kinds: MentionKinds = .standard) -> MentionExtractor {
         switch self {
-        case .entities: return EntitiesExtractor()
-        case .text: return TextExtractor()
+        case .entities: return EntitiesExtractor(kinds: kinds)
+        case .text: return TextExtractor(kinds: kinds)
         }
     }
 }

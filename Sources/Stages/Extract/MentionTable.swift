@@ -1,31 +1,6 @@
 import Foundation
 import Synchronization
 
-/// The two kinds of mention a report counts.
-public enum MentionKind: UInt8, Sendable {
-    case hashtag = 0
-    case user = 1
-
-    /// The sign a report prints before the key.
-    public var sign: String { self == .hashtag ? "#" : "@" }
-}
-
-extension String {
-    /// The kind of a signed key (`#stanford`, `@nasa`) by its first byte, not
-    /// its first `Character`: a key may hold combining marks right after its
-    /// sign (`#\u{301}abc`), which make one character with it.
-    public var signedKind: MentionKind? {
-        switch utf8.first {
-        case UInt8(ascii: "#"): return .hashtag
-        case UInt8(ascii: "@"): return .user
-        default: return nil
-        }
-    }
-
-    /// A signed key without its sign (the first scalar), marks after it kept.
-    public var unsigned: String { String(unicodeScalars.dropFirst()) }
-}
-
 /// Normalisation of SPEC §5: Unicode NFC, then full lowercasing.
 public enum MentionKey {
     /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
@@ -34,6 +9,16 @@ public enum MentionKey {
             return String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self)
         }
         return s.precomposedStringWithCanonicalMapping.lowercased()
+    }
+
+    /// The key of a spelling with its sign (`#Stanford` → `#stanford`,
+    /// `+HTTPS://Example.com/` → `+example.com`), nil when it has none.
+    public static func key(ofSpelling spelling: String) -> String? {
+        guard let kind = spelling.signedKind else { return nil }
+        let body = spelling.unsigned
+        if kind == .url { return LinkKey.key(body).map { "+" + $0 } }
+        let key = normalize(body)
+        return key.isEmpty ? nil : kind.sign + key
     }
 
     /// An ASCII byte as the normalisation leaves it: A to Z lowercased, the
@@ -73,6 +58,10 @@ public final class MentionTable {
     @inline(__always)
     func key(_ id: Int) -> String { numbering.keys[id] }
 
+    /// The kind of id `id`'s key.
+    @inline(__always)
+    func kind(of id: Int32) -> MentionKind { numbering.keys[Int(id)].signedKind ?? .hashtag }
+
     /// Open addressing over raw spellings (linear probing, at most 5/8
     /// full). A slot holds all a look-up compares: the spelling's bytes as
     /// two words (`words(_:)`: the bytes themselves up to 16, which almost
@@ -91,13 +80,14 @@ public final class MentionTable {
         /// The entry's index + 1 (0: an empty slot).
         var entry: Int32 = 0
 
-        static let invalidBit: UInt32 = 1 << 30
+        static let invalidBit: UInt32 = 1 << 31
         /// Lengths from here on are compared in `entries` (a mention is never that long in practice).
-        static let longLength = Int(invalidBit - 1)
+        static let longLength = (1 << 27) - 1
 
+        /// The kind in bits 27–29, the length below.
         @inline(__always)
         static func meta(count: Int, kind: UInt8) -> UInt32 {
-            UInt32(kind) << 31 | UInt32(min(count, longLength))
+            UInt32(kind) << 27 | UInt32(min(count, longLength))
         }
     }
     private var slots = [Slot](repeating: Slot(), count: 1024)
@@ -239,7 +229,8 @@ public final class MentionTable {
     /// (SPEC §5's normalisation of ASCII is lowercasing A to Z).
     private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> Int32 {
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(kind == .hashtag ? UInt8(ascii: "#") : UInt8(ascii: "@"))
+        if kind == .url { return linkKeyID(String(decoding: raw, as: UTF8.self)) }
+        scratch.append(kind.signByte)
         for b in raw { scratch.append(MentionKey.lowercasedASCII(b)) }
         return scratch.withUnsafeBytes { key in
             numbering.number(ascii: key) { String(decoding: key, as: UTF8.self) }
@@ -257,8 +248,44 @@ public final class MentionTable {
             text = String(decoding: raw, as: UTF8.self)
             invalid = !text.utf8.elementsEqual(raw)
         }
+        if kind == .url { return (linkKeyID(text), invalid) }
         let key = MentionKey.normalize(text)
         return (key.isEmpty ? -1 : self.id(forKey: kind.sign + key), invalid)
+    }
+
+    /// The id of a link string's key (SPEC §13), -1 when it is no link.
+    private func linkKeyID(_ text: String) -> Int32 {
+        guard let key = LinkKey.key(text) else { return -1 }
+        return id(forKey: "+" + key)
+    }
+
+    // MARK: Hosts and domains of links
+
+    /// Per url id: its host's id and its domain's id (`unknownDerived` until asked).
+    private var hostOfURL: [Int32] = []
+    private var domainOfURL: [Int32] = []
+    private static let unknownDerived: Int32 = -2
+
+    /// The id of the host (SPEC §13) of the link whose key has id `url`.
+    func hostID(ofURL url: Int32) -> Int32 {
+        let i = Int(url)
+        if i < hostOfURL.count, hostOfURL[i] != Self.unknownDerived { return hostOfURL[i] }
+        if i >= hostOfURL.count { hostOfURL += repeatElement(Self.unknownDerived, count: i + 1024 - hostOfURL.count) }
+        let host = LinkKey.host(ofKey: key(i).unsigned)
+        let id = id(forKey: "^" + host)
+        hostOfURL[i] = id
+        return id
+    }
+
+    /// The id of the registrable domain (SPEC §13) of the link whose key has id `url`.
+    func domainID(ofURL url: Int32) -> Int32 {
+        let i = Int(url)
+        if i < domainOfURL.count, domainOfURL[i] != Self.unknownDerived { return domainOfURL[i] }
+        if i >= domainOfURL.count { domainOfURL += repeatElement(Self.unknownDerived, count: i + 1024 - domainOfURL.count) }
+        let host = key(Int(hostID(ofURL: url))).unsigned
+        let id = id(forKey: "=" + RegistrableDomain.shared.domain(ofHost: host))
+        domainOfURL[i] = id
+        return id
     }
 
     /// A spelling's hash, eight bytes at a time (a mention is mostly 5 to 20
@@ -298,7 +325,7 @@ public final class MentionTable {
         if spellings.count <= e { spellings += Array(repeating: .unknown, count: entries.count - spellings.count) }
         if case .known(let s) = spellings[e] { return s }
         let (start, end) = (entries[e].start + 1, entries[e].start + 1 + entries[e].count)
-        let kind: MentionKind = entries[e].kind == MentionKind.hashtag.rawValue ? .hashtag : .user
+        let kind = MentionKind(rawValue: entries[e].kind)!
         let id = entries[e].id
         let escaped = entries[e].escaped
         let s: String? = arena.withUnsafeBufferPointer { a in

@@ -23,8 +23,9 @@ public struct TextExtractor: MentionExtractor {
     }
 
     private let buffers = Buffers()
+    public let kinds: MentionKinds
 
-    public init() {}
+    public init(kinds: MentionKinds = .standard) { self.kinds = kinds }
 
     public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
         if let author = record.retweetedAuthor(of: tweet) {
@@ -44,18 +45,49 @@ public struct TextExtractor: MentionExtractor {
             TwitterText.appendUTF8(name, to: &b.name)
             b.name.withUnsafeBytes { mentions.insert(table.id(raw: $0, escaped: false, kind: kind)) }
         }
+        if kinds.has(.symbol) || kinds.hasLinks {
+            let found = TextExtractor.symbolsAndLinks(in: b.scalars, kinds: kinds)
+            for symbol in found.symbols {
+                Array(symbol.utf8).withUnsafeBytes { mentions.insert(table.id(raw: $0, escaped: false, kind: .symbol)) }
+            }
+            for link in found.links {
+                let id = Array(link.utf8).withUnsafeBytes { table.id(raw: $0, escaped: false, kind: .url) }
+                MentionLinks.add(link: id, quoted: tweet.retweeted?.quoted ?? tweet.quoted, kinds, table, &mentions)
+            }
+        }
+        if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
+    }
+
+    /// The cashtags (without `$`) and link strings of already unescaped
+    /// text, by twitter-text's rules, as `kinds` asks, but for those in the
+    /// word a final `…` cut off.
+    static func symbolsAndLinks(in s: [Unicode.Scalar], kinds: MentionKinds) -> (symbols: [String], links: [String]) {
+        let cut = truncatedWordStart(s)
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: s[..<cut])
+        let string = String(text)
+        let symbols = kinds.has(.symbol) && s.contains("$") ? TwitterText.cashtags(in: string).map(\.text) : []
+        let links = kinds.hasLinks ? TwitterText.urls(in: string) : []
+        return (symbols, links)
     }
 
     /// The spellings (SPEC §12.1) of the mentions `extract` finds in
     /// `tweet`: the retweeted author's name, then each hashtag and mention of
     /// the full text as written there, NFC, with its sign.
-    static func spellings(of tweet: DecodedTweet, in record: DecodedRecord) -> [String] {
+    static func spellings(of tweet: DecodedTweet, in record: DecodedRecord, kinds: MentionKinds) -> [String] {
         var out: [String] = []
         if let author = record.retweetedAuthor(of: tweet) { out.append("@" + record.spelling(author)) }
         guard let span = record.fullText(of: tweet) else { return out }
         let found = mentions(inTweetText: record.string(span))
         for tag in found.hashtags { out.append("#" + tag.precomposedStringWithCanonicalMapping) }
         for user in found.users { out.append("@" + user.precomposedStringWithCanonicalMapping) }
+        if kinds.has(.symbol) || kinds.hasLinks {
+            var scalars: [Unicode.Scalar] = []
+            Array(record.string(span).utf8).withUnsafeBufferPointer { decode($0, into: &scalars) }
+            let more = symbolsAndLinks(in: scalars, kinds: kinds)
+            for symbol in more.symbols { out.append("$" + symbol.precomposedStringWithCanonicalMapping) }
+            for link in more.links { out.append("+" + link.precomposedStringWithCanonicalMapping) }
+        }
         return out
     }
 

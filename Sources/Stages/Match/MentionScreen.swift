@@ -45,7 +45,7 @@ final class MentionScreen {
             case .user: users.append(Array(term.key.utf8))
             case .author: authors.append(Array(term.key.utf8))
             case .word: words.append(WordMatch(term.key))
-            case .all: return nil
+            case .all, .symbol, .domain, .url: return nil
             }
         }
         func byLength(_ keys: [[UInt8]]) -> [[[UInt8]]] {

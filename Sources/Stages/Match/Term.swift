@@ -19,6 +19,12 @@ extension Term {
             (kind, body) = (.hashtag, Substring(raw.unicodeScalars.dropFirst()))
         } else if first == "@" || first == "＠" {
             (kind, body) = (.user, Substring(raw.unicodeScalars.dropFirst()))
+        } else if first == "$" || first == "＄" {
+            (kind, body) = (.symbol, Substring(raw.unicodeScalars.dropFirst()))
+        } else if raw.lowercased().hasPrefix("domain:") {
+            (kind, body) = (.domain, raw.dropFirst(7))
+        } else if raw.lowercased().hasPrefix("url:") {
+            (kind, body) = (.url, raw.dropFirst(4))
         } else if raw.lowercased().hasPrefix("from:") {
             // `from:@jack` is written as often as `from:jack`, and means it.
             let name = raw.dropFirst(5)
@@ -28,7 +34,8 @@ extension Term {
             (kind, body) = (.word, Substring(raw))
         }
         if body.isEmpty {
-            throw TermError(term: raw, reason: "'\(raw)' needs a name after it, as in #stanford, @nasa or from:jack")
+            throw TermError(term: raw, reason: "'\(raw)' needs a name after it, as in #stanford, @nasa, $aapl, from:jack, "
+                            + "domain:nytimes.com or url:example.com/a")
         }
         switch kind {
         case .hashtag:
@@ -41,10 +48,38 @@ extension Term {
                 throw TermError(term: raw, reason: "a screen name holds only the letters A-Z, digits and _, so no name can contain "
                                 + "'\(bad.escaped(asASCII: false))'")
             }
+        case .symbol:
+            if let bad = body.unicodeScalars.first(where: { !Term.isSymbolCharacter($0) }) {
+                throw TermError(term: raw, reason: "a cashtag holds only the letters A-Z, digits, '.' and '_', so no cashtag can contain "
+                                + "'\(bad.escaped(asASCII: false))'")
+            }
+        case .domain:
+            var name = MentionKey.normalize(String(body))
+            if name.hasPrefix("www.") { name.removeFirst(4) }
+            if name.hasSuffix(".") { name.removeLast() }
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+                throw TermError(term: raw, reason: "domain: takes a host name, as in domain:nytimes.com")
+            }
+            self.init(kind: .domain, key: name)
+            return
+        case .url:
+            guard let key = LinkKey.key(String(body)) else {
+                throw TermError(term: raw, reason: "url: takes an http or https link, as in url:https://example.com/a")
+            }
+            self.init(kind: .url, key: key)
+            return
         case .word, .all:
             break
         }
         self.init(kind: kind, key: MentionKey.normalize(String(body)))
+    }
+}
+
+extension Term {
+    /// A character of a cashtag's name: twitter-text's ASCII letters, `.`
+    /// and `_`, and digits, which the API's `symbols` entities may hold.
+    static func isSymbolCharacter(_ c: Unicode.Scalar) -> Bool {
+        (c.value | 0x20) &- 0x61 < 26 || c.value &- 0x30 < 10 || c == "." || c == "_"
     }
 }
 

@@ -29,6 +29,7 @@ public struct TermMasks: Sendable {
     public init(terms: [Term], id: (String) -> Int?) {
         var mentions: [(id: Int, mask: UInt64)] = [], authors: [(id: Int, mask: UInt64)] = []
         var all: UInt64 = 0
+        var domains: [(name: String, bit: UInt64)] = []
         func add(_ id: Int, _ bit: UInt64, to list: inout [(id: Int, mask: UInt64)]) {
             if let k = list.firstIndex(where: { $0.id == id }) { list[k].mask |= bit } else { list.append((id, bit)) }
         }
@@ -39,6 +40,10 @@ public struct TermMasks: Sendable {
             case .hashtag, .user, .author:
                 guard let key = term.mentionKey, let id = id(key), id >= 0 else { continue }
                 if term.kind == .author { add(id, bit, to: &authors) } else { add(id, bit, to: &mentions) }
+            case .symbol, .url:
+                guard let key = term.mentionKey, let id = id(key), id >= 0 else { continue }
+                add(id, bit, to: &mentions)
+            case .domain: domains.append((term.key, bit))
             case .word: break
             }
         }
@@ -57,6 +62,25 @@ public struct TermMasks: Sendable {
         sparseAuthors = a == nil ? authors : []
         hasAuthors = !authors.isEmpty
         wordTerms = terms.indices.filter { terms[$0].kind == .word }
+        domainTerms = domains
+    }
+
+    /// The `domain:` terms (SPEC §13): their names and bits.
+    public let domainTerms: [(name: String, bit: UInt64)]
+
+    /// The `domain:` terms a link's host (a host key without its sign) matches:
+    /// those whose name is the host or a suffix of it after a `.`.
+    public func domainMask(host: String) -> UInt64 {
+        var mask: UInt64 = 0
+        for (name, bit) in domainTerms where TermMasks.host(host, isUnder: name) { mask |= bit }
+        return mask
+    }
+
+    /// Whether `host` is `name` or ends with `.name`, in bytes.
+    static func host(_ host: String, isUnder name: String) -> Bool {
+        let h = host.utf8, n = name.utf8
+        guard h.count >= n.count, h.suffix(n.count).elementsEqual(n) else { return false }
+        return h.count == n.count || h[h.index(h.endIndex, offsetBy: -n.count - 1)] == UInt8(ascii: ".")
     }
 
     /// Whether an author id can match any term (so a caller may skip finding it).

@@ -22,7 +22,11 @@ public struct TermMatcher {
         // The terms' keys are interned first, so their ids are small: a mask
         // per id makes matching one look-up per mention, however many terms.
         masks = TermMasks(terms: terms) { Int(table.id(forKey: $0)) }
+        domains = masks.domainTerms.isEmpty ? nil : DomainMatches()
     }
+
+    /// The `domain:` terms each host id of the worker's table matches, worked out once per id.
+    private let domains: DomainMatches?
 
     /// The mask of terms `tweet` matches, given its extracted mentions.
     public func match(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet) -> UInt64 {
@@ -35,6 +39,7 @@ public struct TermMatcher {
         var text: [Unicode.Scalar]?
         let span = needsText ? record.fullText(of: tweet) : nil
         var mask = masks.mask(mentions: mentions.ids, author: author)
+        if let domains { mask |= domains.mask(mentions.ids, table: table, masks: masks) }
         for i in masks.wordTerms {
             guard let span else { break }
             if let quick = words[i]!.quickMatch(raw: record.bytes(span), escaped: span.escaped) {
@@ -43,6 +48,31 @@ public struct TermMatcher {
             }
             if text == nil { text = WordMatch.prepare(record.string(span)) }
             if words[i]!.matches(prepared: text!) { mask |= 1 << UInt64(i) }
+        }
+        return mask
+    }
+}
+
+/// Per mention id of a worker's table: the `domain:` terms it matches (0 for
+/// any mention but a host), worked out the first time the id is met.
+final class DomainMatches {
+    private var known: [Bool] = []
+    private var masks: [UInt64] = []
+
+    func mask(_ ids: [Int32], table: MentionTable, masks termMasks: TermMasks) -> UInt64 {
+        var mask: UInt64 = 0
+        for id in ids {
+            let i = Int(id)
+            if i >= known.count {
+                known += repeatElement(false, count: i + 1024 - known.count)
+                masks += repeatElement(0, count: i + 1024 - masks.count)
+            }
+            if !known[i] {
+                let key = table.key(i)
+                masks[i] = key.signedKind == .host ? termMasks.domainMask(host: key.unsigned) : 0
+                known[i] = true
+            }
+            mask |= masks[i]
         }
         return mask
     }

@@ -12,6 +12,8 @@ public struct PostFields: Sendable, Equatable {
     public var languages = false
     /// Full texts (a store with `--keep-text`).
     public var texts = false
+    /// The kinds of mention it carries (`--kinds`, SPEC §13).
+    public var mentionKinds = MentionKinds.standard
 
     public init(spellings: Bool = false, kinds: Bool = false, authors: Bool = false) {
         self.spellings = spellings

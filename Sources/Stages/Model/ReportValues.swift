@@ -8,11 +8,14 @@
 ///     #tag       hashtag set contains tag
 ///     @name      user-mention set contains name
 ///     from:name  author's screen name is name
+///     $sym       symbol set contains sym (SPEC §13)
+///     domain:N   a link's host is N or ends with .N
+///     url:S      link keys hold the key of S
 ///     word       full text holds word as a whole word
 ///     *          every tweet
 public struct Term: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
-        case hashtag, user, author, word, all
+        case hashtag, user, author, symbol, domain, url, word, all
     }
 
     public let kind: Kind
@@ -25,6 +28,9 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
         case .hashtag: return "#" + key
         case .user: return "@" + key
         case .author: return "from:" + key
+        case .symbol: return "$" + key
+        case .domain: return "domain:" + key
+        case .url: return "url:" + key
         case .word: return key
         case .all: return "*"
         }
@@ -35,8 +41,25 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .hashtag: return "#" + key
         case .user, .author: return "@" + key
-        case .word, .all: return nil
+        case .symbol: return "$" + key
+        case .url: return "+" + key
+        case .domain, .word, .all: return nil
         }
+    }
+
+    /// The kinds of mention a post must carry for the terms to be matched
+    /// on it (SPEC §13): symbols for `$sym`, hosts for `domain:`, links for `url:`.
+    public static func kinds(matching terms: [Term]) -> MentionKinds {
+        var k = MentionKinds()
+        for t in terms {
+            switch t.kind {
+            case .symbol: k.insert(MentionKinds(.symbol))
+            case .domain: k.insert(MentionKinds(.host))
+            case .url: k.insert(MentionKinds(.url))
+            default: break
+            }
+        }
+        return k
     }
 
     public init(kind: Kind, key: String) {
@@ -78,32 +101,60 @@ public struct TermReport: Equatable, Sendable {
     public var bucket: String?
     /// Distinct matching tweets.
     public var tweets: Int
-    public var hashtags: [MentionCount]
-    public var users: [MentionCount]
-    /// SPEC §12.3's columns of each row of `hashtags` and `users`, in their
-    /// order; empty unless the run counted them.
-    public var hashtagColumns: [RowColumns] = []
-    public var userColumns: [RowColumns] = []
+    /// The rows of each kind the run counts (`--kinds`, SPEC §13), in report order.
+    public var sections: [KindRows]
     /// Of all `tweets`, how many are originals and retweets, and how many distinct authors wrote them (0 unless counted).
     public var originals = 0
     public var retweets = 0
     public var authors = 0
 
-    init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
+    init(term: Term, tweets: Int, sections: [KindRows]) {
         self.term = term
         self.tweets = tweets
-        self.hashtags = hashtags
-        self.users = users
+        self.sections = sections
+    }
+
+    /// The section of `kind`, empty when the run does not count it.
+    public func rows(_ kind: MentionKind) -> [MentionCount] {
+        sections.first { $0.kind == kind }?.rows ?? []
+    }
+
+    public var hashtags: [MentionCount] { rows(.hashtag) }
+    public var users: [MentionCount] { rows(.user) }
+
+    /// Every row of every section, in order.
+    public var allRows: [MentionCount] { sections.flatMap(\.rows) }
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+}
+
+/// The rows of one kind of a term's report, with SPEC §12.3's columns of
+/// each row (in their order; empty unless the run counted them).
+public struct KindRows: Equatable, Sendable {
+    public var kind: MentionKind
+    public var rows: [MentionCount]
+    public var columns: [RowColumns] = []
+
+    public init(kind: MentionKind, rows: [MentionCount], columns: [RowColumns] = []) {
+        self.kind = kind
+        self.rows = rows
+        self.columns = columns
     }
 }
 
-/// One row of `smashtag pairs`: two distinct mentions and how many of a
-/// term's distinct matching tweets carry both.
+/// One row of `smashtag pairs`: two distinct mentions, as printed, and
+/// how many of a term's distinct matching tweets carry both.
 public struct MentionPair: Equatable, Sendable {
-    /// The mention that sorts first in UTF-8 bytes (`#x` before `@x`).
+    /// The mention that sorts first in UTF-8 bytes as printed (`#x` before `@x`).
     public var source: String
     public var target: String
     public var weight: Int
+    /// The two mentions' kinds (a poster prints as a user does); not compared by `==`.
+    public var sourceKind = MentionKind.hashtag
+    public var targetKind = MentionKind.hashtag
+
+    public static func == (a: MentionPair, b: MentionPair) -> Bool {
+        a.source == b.source && a.target == b.target && a.weight == b.weight
+    }
 
     public init(source: String, target: String, weight: Int) {
         self.source = source
@@ -123,6 +174,8 @@ public struct TermPairs: Equatable, Sendable {
     /// The mentions of `pairs`, each once, in ascending UTF-8 bytes, with its
     /// count among the term's matching tweets (the report's count, SPEC §7).
     public var nodes: [(mention: String, count: Int)]
+    /// The kind of each of `nodes` (SPEC §13: a poster prints as a user does).
+    public var nodeKinds: [MentionKind] = []
 
     public static func == (a: TermPairs, b: TermPairs) -> Bool {
         a.term == b.term && a.tweets == b.tweets && a.pairs == b.pairs
@@ -135,7 +188,9 @@ public struct TermPairs: Equatable, Sendable {
         switch term.kind {
         case .hashtag: return "#" + term.key
         case .user: return "@" + term.key
-        case .author, .word, .all: return nil
+        case .symbol: return "$" + term.key
+        case .url: return "+" + term.key
+        case .author, .domain, .word, .all: return nil
         }
     }
 }

@@ -17,6 +17,11 @@ public struct DecodedTweet {
     /// the long form's when the tweet has one (SPEC §4).
     var hashtags: Range<Int> = 0..<0
     var users: Range<Int> = 0..<0
+    /// Its symbols and link strings (SPEC §13), when the decoder read them.
+    var symbols: Range<Int> = 0..<0
+    var links: Range<Int> = 0..<0
+    /// The id of the tweet it quotes, when the record says.
+    var quoted: UInt64?
     /// The author's screen name as written, or (v2) the id to find it by in the page's `includes.users`.
     var author = AuthorRef()
     /// The full text: the long form, else `full_text`, else `text`.
@@ -41,6 +46,9 @@ public struct DecodedTweet {
         var users: Range<Int> = 0..<0
         var author = AuthorRef()
         var text: ByteSpan?
+        var symbols: Range<Int> = 0..<0
+        var links: Range<Int> = 0..<0
+        var quoted: UInt64?
     }
 
     /// A screen name, directly or through a v2 page's `includes.users`.

@@ -35,6 +35,12 @@ public final class TweetDecoder {
 
     private(set) var base: UnsafePointer<UInt8> = UnsafePointer(bitPattern: 1)!
 
+    /// Whether `entities.symbols`/`cashtags` and `entities.urls` are read
+    /// (SPEC §13); skipped as any other member unless a run counts or
+    /// matches them.
+    var readsSymbols = false
+    var readsLinks = false
+
     public init() {}
 
     /// Decodes `record`; afterwards `record` holds its tweets, and
@@ -69,13 +75,17 @@ public final class TweetDecoder {
         var t = DecodedTweet(id: f.id, hashtags: f.ownHashtags, users: f.ownUsers,
                              author: DecodedTweet.AuthorRef(name: f.author, id: f.authorID),
                              text: f.longText ?? f.fullText ?? f.text, createdAt: f.createdAt, lang: f.lang)
+        t.symbols = f.ownSymbols
+        t.links = f.ownLinks
+        t.quoted = f.quoted
         t.markedRetweet = f.retweet != nil || f.retweetRef != nil
         t.hasEntities = f.hasEntities
         if let rt = retweet(of: index) {
             let r = objects[rt]
             t.retweeted = DecodedTweet.Retweeted(hashtags: r.ownHashtags, users: r.ownUsers,
                                                  author: DecodedTweet.AuthorRef(name: r.author, id: r.authorID),
-                                                 text: r.longText ?? r.fullText ?? r.text)
+                                                 text: r.longText ?? r.fullText ?? r.text,
+                                                 symbols: r.ownSymbols, links: r.ownLinks, quoted: r.quoted)
         }
         return t
     }
@@ -161,8 +171,8 @@ public final class TweetDecoder {
         case .entities:
             f.hasContent = true
             f.hasEntities = true
-            let (h, u) = try entities(&s)
-            f.hashtags = h; f.users = u
+            let e = try entities(&s)
+            f.hashtags = e.hashtags; f.users = e.users; f.symbols = e.symbols; f.links = e.links
         case .text:
             f.hasContent = true
             f.text = try s.stringOrSkip()
@@ -189,6 +199,10 @@ public final class TweetDecoder {
             f.createdAt = try s.stringOrSkip()
         case .lang:
             f.lang = try s.stringOrSkip()
+        case .quotedIDStr:
+            if case .valid(let n) = try s.idValue() { f.quoted = n }
+        case .quotedID:
+            if case .valid(let n) = try s.idValue(), f.quoted == nil { f.quoted = n }
         case .notice:
             f.notice = true
             try s.skipValue()
@@ -261,20 +275,25 @@ public final class TweetDecoder {
             guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             let ref = try self.object(&s, level: 1, top: false)
             let entry = self.objects[ref]
-            guard let type = entry.refType, self.spanEquals(type, "retweeted") else { return }
-            f.retweetRef = ref
+            guard let type = entry.refType else { return }
+            if self.spanEquals(type, "retweeted") {
+                f.retweetRef = ref
+            } else if self.spanEquals(type, "quoted"), entry.idState == .valid {
+                f.quoted = entry.id
+            }
         }
     }
 
     /// `extended_tweet` (v1.1) or `note_tweet` (v2): the long form.
     private func longForm(_ s: inout JSONScanner, into f: inout TweetFields) throws(JSONError) {
         // A duplicated key: the last value wins whole (README), so an earlier long form is forgotten.
-        f.longHashtags = 0..<0; f.longUsers = 0..<0; f.hasLongEntities = false; f.longText = nil
+        f.longHashtags = 0..<0; f.longUsers = 0..<0; f.longSymbols = 0..<0; f.longLinks = 0..<0
+        f.hasLongEntities = false; f.longText = nil
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
         try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
             if s.key(key, is: "entities") {
-                let (h, u) = try self.entities(&s)
-                f.longHashtags = h; f.longUsers = u
+                let e = try self.entities(&s)
+                f.longHashtags = e.hashtags; f.longUsers = e.users; f.longSymbols = e.symbols; f.longLinks = e.links
                 f.hasLongEntities = true
                 f.hasEntities = true
             } else if s.key(key, is: "full_text") || s.key(key, is: "text") {
@@ -285,22 +304,53 @@ public final class TweetDecoder {
         }
     }
 
-    /// An `entities` object: hashtag and user-mention strings of both dialects.
-    private func entities(_ s: inout JSONScanner) throws(JSONError) -> (Range<Int>, Range<Int>) {
-        var hashtags = 0..<0, users = 0..<0
-        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return (hashtags, users) }
+    /// An `entities` object: hashtag and user-mention strings of both
+    /// dialects, and (when read) symbols and links (SPEC §13).
+    private func entities(_ s: inout JSONScanner) throws(JSONError) -> EntityRanges {
+        var e = EntityRanges()
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return e }
         try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
             if s.key(key, is: "hashtags") {
-                hashtags = try self.entityList(&s, "text", "tag")
+                e.hashtags = try self.entityList(&s, "text", "tag")
             } else if s.key(key, is: "user_mentions") {
-                users = try self.entityList(&s, "screen_name", "screen_name")
+                e.users = try self.entityList(&s, "screen_name", "screen_name")
             } else if s.key(key, is: "mentions") {
-                users = try self.entityList(&s, "username", "username")
+                e.users = try self.entityList(&s, "username", "username")
+            } else if self.readsSymbols && (s.key(key, is: "symbols") || s.key(key, is: "cashtags")) {
+                e.symbols = try self.entityList(&s, "text", "tag")
+            } else if self.readsLinks && s.key(key, is: "urls") {
+                e.links = try self.linkList(&s)
             } else {
                 try s.skipValue()
             }
         }
-        return (hashtags, users)
+        return e
+    }
+
+    /// `entities.urls`: of each entry the first present of `unwound.url`
+    /// (v1.1 enriched), `unwound_url` (v2), `expanded_url` and `url`, an
+    /// empty string counting as absent; v2 entries with a `media_key`
+    /// (photos and videos) are left out (SPEC §13).
+    private func linkList(_ s: inout JSONScanner) throws(JSONError) -> Range<Int> {
+        let start = record.spans.count
+        guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return start..<start }
+        try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            var unwound: ByteSpan?, unwoundURL: ByteSpan?, expanded: ByteSpan?, url: ByteSpan?, media = false
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "url") { url = try s.stringOrSkip() }
+                else if s.key(k, is: "expanded_url") { expanded = try s.stringOrSkip() }
+                else if s.key(k, is: "unwound_url") { unwoundURL = try s.stringOrSkip() }
+                else if s.key(k, is: "unwound") {
+                    if try s.peek() == UInt8(ascii: "{") { unwound = try s.stringMember("url") } else { try s.skipValue() }
+                } else if s.key(k, is: "media_key") { media = true; try s.skipValue() }
+                else { try s.skipValue() }
+            }
+            if media { return }
+            func present(_ c: ByteSpan?) -> ByteSpan? { c.flatMap { $0.isEmpty ? nil : $0 } }
+            if let c = present(unwound) ?? present(unwoundURL) ?? present(expanded) ?? present(url) { self.record.spans.append(c) }
+        }
+        return start..<record.spans.count
     }
 
     private func entityList(_ s: inout JSONScanner, _ name1: StaticString, _ name2: StaticString) throws(JSONError) -> Range<Int> {
@@ -390,6 +440,13 @@ struct TweetFields {
     var longHashtags: Range<Int> = 0..<0
     var longUsers: Range<Int> = 0..<0
     var hasLongEntities = false
+    /// Symbols and links (SPEC §13), of `entities` and of the long form, when read.
+    var symbols: Range<Int> = 0..<0
+    var links: Range<Int> = 0..<0
+    var longSymbols: Range<Int> = 0..<0
+    var longLinks: Range<Int> = 0..<0
+    /// The id of the tweet this one quotes (`quoted_status_id_str`, a `quoted` reference).
+    var quoted: UInt64?
     /// Whether the object has an `entities` object (its own or its long form's), empty or not.
     var hasEntities = false
     var text: ByteSpan?
@@ -412,6 +469,8 @@ struct TweetFields {
 
     var ownHashtags: Range<Int> { hasLongEntities ? longHashtags : hashtags }
     var ownUsers: Range<Int> { hasLongEntities ? longUsers : users }
+    var ownSymbols: Range<Int> { hasLongEntities ? longSymbols : symbols }
+    var ownLinks: Range<Int> { hasLongEntities ? longLinks : links }
 
     mutating func setID(_ v: IDValue, fromStr: Bool) {
         switch v {
@@ -424,6 +483,14 @@ struct TweetFields {
 }
 
 enum IDState { case absent, valid, invalid }
+
+/// What one `entities` object holds: ranges into the record's spans.
+struct EntityRanges {
+    var hashtags: Range<Int> = 0..<0
+    var users: Range<Int> = 0..<0
+    var symbols: Range<Int> = 0..<0
+    var links: Range<Int> = 0..<0
+}
 
 enum IDValue {
     case valid(UInt64)

@@ -4,6 +4,8 @@
 enum TweetKey {
     case id, idStr, text, fullText, user, author, authorID, entities, extendedTweet, noteTweet
     case retweetedStatus, referencedTweets, type, createdAt, lang
+    /// v1.1's `quoted_status_id_str` / `quoted_status_id` (the quoted tweet's id).
+    case quotedIDStr, quotedID
     case data, includes, statuses, results, tweet, meta, errors
     case notice
     case other
@@ -61,8 +63,9 @@ enum TweetKey {
         case 13: return eq("user_withheld") ? .notice : .other
         case 14: return eq("extended_tweet") ? .extendedTweet : .other
         case 15: return eq("status_withheld") ? .notice : .other
-        case 16: return eq("retweeted_status") ? .retweetedStatus : .other
+        case 16: return eq("retweeted_status") ? .retweetedStatus : eq("quoted_status_id") ? .quotedID : .other
         case 17: return eq("referenced_tweets") ? .referencedTweets : .other
+        case 20: return eq("quoted_status_id_str") ? .quotedIDStr : .other
         default: return .other
         }
     }

@@ -70,12 +70,20 @@ public enum GEXFWriter {
         }
         try w.end()
         try w.start("nodes")
-        for node in pairs.nodes {
+        // A node's id is the mention as printed; a poster whose name is also a
+        // user node's gets ` (poster)` after it, so that ids stay unique.
+        func kind(_ k: Int) -> MentionKind { k < pairs.nodeKinds.count ? pairs.nodeKinds[k] : pairs.nodes[k].mention.signedKind ?? .hashtag }
+        let printed = Set(pairs.nodes.indices.filter { kind($0) != .poster }.map { pairs.nodes[$0].mention })
+        func id(_ mention: String, _ kind: MentionKind) -> String {
+            kind == .poster && printed.contains(mention) ? mention + " (poster)" : mention
+        }
+        for (k, node) in pairs.nodes.enumerated() {
+            let nodeKind = kind(k)
             try w.start("node")
-            try w.attribute("id", node.mention)
+            try w.attribute("id", id(node.mention, nodeKind))
             try w.attribute("label", node.mention)
             try w.start("attvalues")
-            for (key, value) in [("type", node.mention.signedKind == .hashtag ? "hashtag" : "user"), ("count", String(node.count))] {
+            for (key, value) in [("type", nodeKind.name), ("count", String(node.count))] {
                 try w.start("attvalue")
                 try w.attribute("for", key)
                 try w.attribute("value", value)
@@ -89,8 +97,8 @@ public enum GEXFWriter {
         for (n, pair) in pairs.pairs.enumerated() {
             try w.start("edge")
             try w.attribute("id", String(n))
-            try w.attribute("source", pair.source)
-            try w.attribute("target", pair.target)
+            try w.attribute("source", id(pair.source, pair.sourceKind))
+            try w.attribute("target", id(pair.target, pair.targetKind))
             try w.attribute("weight", String(pair.weight))
             try w.end()
         }

@@ -76,16 +76,14 @@ public struct HTMLReport {
     }
 
     private func section(_ r: TermReport, number: Int) -> String {
-        let (hashtags, users) = document.charted(r)
+        let charted = document.charted(r)
         var out = "<section class=\"term\" id=\"term-\(number)\">\n"
         out += "<h2><bdi>\(Self.text(r.term.description))</bdi> <span class=\"count\">· \(TableRenderer.grouped(r.tweets)) "
             + (r.tweets == 1 ? "tweet" : "tweets") + "</span></h2>\n"
         out += "<div class=\"charts\">\n"
-        out += chart(hashtags, title: "Top \(hashtags.count) hashtags", kind: "hashtag")
-        out += chart(users, title: "Top \(users.count) users", kind: "user")
+        for s in charted { out += chart(s.rows, title: "Top \(s.rows.count) \(s.kind == .url ? "URLs" : s.kind.plural)", kind: s.kind.name) }
         out += "</div>\n<div class=\"tables\">\n"
-        out += table(r.hashtags, title: "Hashtags")
-        out += table(r.users, title: "Users")
+        for s in r.sections { out += table(s.rows, title: s.kind.title) }
         return out + "</div>\n</section>\n"
     }
 
@@ -99,9 +97,9 @@ public struct HTMLReport {
         if s.rowCount == 0 { out += "<tr><td colspan=\"4\">(none)</td></tr>\n" }
         for r in s.reports {
             let bucket = Self.text(r.bucket ?? "")
-            for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
-                for row in rows {
-                    out += "<tr><td>\(bucket)</td><td>\(type)</td><td><bdi>\(Self.text(row.mention))</bdi></td>"
+            for section in r.sections {
+                for row in section.rows {
+                    out += "<tr><td>\(bucket)</td><td>\(section.kind.name)</td><td><bdi>\(Self.text(row.mention.printedKey))</bdi></td>"
                         + "<td class=\"n\">\(TableRenderer.grouped(row.count))</td></tr>\n"
                 }
             }
@@ -150,9 +148,12 @@ public struct HTMLReport {
         var hashtags = 0, users = 0
         for (k, line) in lines.enumerated() {
             let color: String
-            if line.isHashtag { color = Self.hashtagColors[hashtags % Self.hashtagColors.count]; hashtags += 1 }
-            else { color = Self.userColors[users % Self.userColors.count]; users += 1 }
-            let label = VisibleText.escaped(line.mention)
+            switch line.kind {
+            case .hashtag: color = Self.hashtagColors[hashtags % Self.hashtagColors.count]; hashtags += 1
+            case .user: color = Self.userColors[users % Self.userColors.count]; users += 1
+            default: color = String(format: "#%06x", ReportDocument.color(of: line.kind))
+            }
+            let label = VisibleText.escaped(line.mention.printedKey)
             let points = line.counts.enumerated().map { "\(f(x($0.offset))),\(f(y($0.element)))" }.joined(separator: " ")
             out += "<g><title>\(Self.escape(label)): \(TableRenderer.grouped(line.total))</title>"
             out += "<polyline class=\"series\" points=\"\(points)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>"
@@ -182,7 +183,7 @@ public struct HTMLReport {
         for (i, row) in rows.enumerated() {
             let y = top + i * rowHeight
             let bar = max(1.0, barRoom * Double(row.count) / Double(most))
-            let shown = VisibleText.escaped(row.mention)
+            let shown = VisibleText.escaped(row.mention.printedKey)
             out += "<g><title>\(Self.escape(shown)): \(TableRenderer.grouped(row.count))</title>"
             out += "<text class=\"label\" x=\"\(labelWidth)\" y=\"\(y + 15)\" text-anchor=\"end\">\(Self.escape(Self.cut(shown, 22)))</text>"
             out += "<rect class=\"bar\" x=\"\(labelWidth + 8)\" y=\"\(y + 3)\" width=\"\(String(format: "%.1f", bar))\" height=\"\(rowHeight - 6)\"/>"
@@ -196,7 +197,7 @@ public struct HTMLReport {
         var out = "<table class=\"rows\">\n<thead><tr><th scope=\"col\">\(title)</th><th scope=\"col\" class=\"n\">count</th></tr></thead>\n<tbody>\n"
         if rows.isEmpty { out += "<tr><td colspan=\"2\">(none)</td></tr>\n" }
         for row in rows {
-            out += "<tr><td><bdi>\(Self.text(row.mention))</bdi></td><td class=\"n\">\(TableRenderer.grouped(row.count))</td></tr>\n"
+            out += "<tr><td><bdi>\(Self.text(row.mention.printedKey))</bdi></td><td class=\"n\">\(TableRenderer.grouped(row.count))</td></tr>\n"
         }
         return out + "</tbody>\n</table>\n"
     }
@@ -265,6 +266,8 @@ public struct HTMLReport {
     .series .rows { margin-top: 1rem; }
     .hashtag .bar { fill: var(--hashtag); }
     .user .bar { fill: var(--user); }
+    .symbol .bar { fill: #1b9e77; } .url .bar { fill: #7570b3; } .host .bar { fill: #66a61e; }
+    .domain .bar { fill: #e7298a; } .poster .bar { fill: #a6761d; }
     .tables table { align-self: start; }
     @media print {
       body { max-width: none; padding: 0; font-size: 10pt; }

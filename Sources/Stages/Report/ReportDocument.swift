@@ -43,9 +43,25 @@ public struct ReportDocument: Sendable {
         self.bucketed = bucketed
     }
 
-    /// The first `chartTop` hashtags and users of a report: what its chart shows.
-    public func charted(_ report: TermReport) -> (hashtags: [MentionCount], users: [MentionCount]) {
-        (Array(report.hashtags.prefix(chartTop)), Array(report.users.prefix(chartTop)))
+    /// The first `chartTop` rows of each kind of a report: what its chart shows.
+    public func charted(_ report: TermReport) -> [KindRows] {
+        report.sections.map { KindRows(kind: $0.kind, rows: Array($0.rows.prefix(chartTop))) }
+    }
+
+    /// The kinds the reports count, in report order (`--kinds`).
+    public var kinds: [MentionKind] { reports.first?.sections.map(\.kind) ?? [.hashtag, .user] }
+
+    /// A colour per kind, for charts: hashtags blue, users orange, as before.
+    public static func color(of kind: MentionKind) -> UInt32 {
+        switch kind {
+        case .hashtag: return 0x2F6DB5
+        case .user: return 0xD9822B
+        case .symbol: return 0x1B9E77
+        case .url: return 0x7570B3
+        case .host: return 0x66A61E
+        case .domain: return 0xE7298A
+        case .poster: return 0xA6761D
+        }
     }
 
     /// How many mentions of each type a series' line chart shows.
@@ -56,7 +72,8 @@ public struct ReportDocument: Sendable {
         /// One charted mention: its count in each bucket, and over them all.
         public struct Line: Sendable, Equatable {
             public var mention: String
-            public var isHashtag: Bool
+            public var kind: MentionKind
+            public var isHashtag: Bool { kind == .hashtag }
             public var counts: [Int]
             public var total: Int
         }
@@ -65,28 +82,27 @@ public struct ReportDocument: Sendable {
         public var buckets: [String] { reports.map { $0.bucket ?? "" } }
         /// Tweets over all buckets (each tweet is in one bucket).
         public var tweets: Int { reports.reduce(0) { $0 + $1.tweets } }
-        /// Distinct hashtags and users over the buckets.
-        public var hashtagCount: Int { Set(reports.flatMap { $0.hashtags.map(\.mention) }).count }
-        public var userCount: Int { Set(reports.flatMap { $0.users.map(\.mention) }).count }
-        public var rowCount: Int { reports.reduce(0) { $0 + $1.hashtags.count + $1.users.count } }
+        /// Distinct mentions of `kind` over the buckets.
+        public func count(of kind: MentionKind) -> Int { Set(reports.flatMap { $0.rows(kind).map(\.mention) }).count }
+        public var rowCount: Int { reports.reduce(0) { $0 + $1.rowCount } }
 
         /// The first `top` hashtags and then users by their total count over
         /// the buckets (ties by mention, as section 7 orders rows), a line each.
         public func lines(top: Int) -> [Line] {
             var out: [Line] = []
-            for isHashtag in [true, false] {
+            for kind in reports.first?.sections.map(\.kind) ?? [] {
                 var totals: [String: Int] = [:]
-                for r in reports { for m in isHashtag ? r.hashtags : r.users { totals[m.mention, default: 0] += m.count } }
+                for r in reports { for m in r.rows(kind) { totals[m.mention, default: 0] += m.count } }
                 let chosen = totals.map { MentionCount(mention: $0.key, count: $0.value) }
                     .sorted(by: MentionCount.reportOrder).prefix(top)
                 // One pass over the rows for the chosen mentions' counts (a bucket without a row holds 0).
                 let index = Dictionary(uniqueKeysWithValues: chosen.enumerated().map { ($0.element.mention, $0.offset) })
                 var counts = Array(repeating: Array(repeating: 0, count: reports.count), count: index.count)
                 for (i, r) in reports.enumerated() {
-                    for m in isHashtag ? r.hashtags : r.users { if let k = index[m.mention] { counts[k][i] = m.count } }
+                    for m in r.rows(kind) { if let k = index[m.mention] { counts[k][i] = m.count } }
                 }
                 for (k, m) in chosen.enumerated() {
-                    out.append(Line(mention: m.mention, isHashtag: isHashtag, counts: counts[k], total: m.count))
+                    out.append(Line(mention: m.mention, kind: kind, counts: counts[k], total: m.count))
                 }
             }
             return out

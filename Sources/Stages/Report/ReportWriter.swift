@@ -107,15 +107,16 @@ public enum ReportWriter {
     /// the cores, then joined in order.
     static func csvBytes(_ reports: [TermReport]) -> [UInt8] {
         var bytes = Array("term,type,mention,count\n".utf8)
-        let rows = reports.reduce(0) { $0 + $1.hashtags.count + $1.users.count }
-        let types = [Array(",hashtag,".utf8), Array(",user,".utf8)]
+        let rows = reports.reduce(0) { $0 + $1.rowCount }
+        // Every (report, section), in order.
+        let sections = reports.indices.flatMap { r in reports[r].sections.indices.map { (r, $0) } }
         func part(_ k: Int, into bytes: inout [UInt8]) {
-            let r = reports[k / 2]
+            let r = reports[sections[k].0], section = r.sections[sections[k].1]
             // The row's first two fields, copied as one run of bytes.
-            let head = Array(csvField(r.term.description).utf8) + types[k % 2]
-            for row in k % 2 == 0 ? r.hashtags : r.users {
+            let head = Array((csvField(r.term.description) + "," + section.kind.name + ",").utf8)
+            for row in section.rows {
                 bytes.append(contentsOf: head)
-                appendCSVField(row.mention, to: &bytes)
+                appendMention(row.mention, to: &bytes)
                 bytes.append(0x2C)
                 appendInteger(row.count, to: &bytes)
                 bytes.append(0x0A)
@@ -123,10 +124,10 @@ public enum ReportWriter {
         }
         if rows < parallelReportRows {
             bytes.reserveCapacity(32 + 40 * rows)
-            for k in 0..<(2 * reports.count) { part(k, into: &bytes) }
+            for k in sections.indices { part(k, into: &bytes) }
             return bytes
         }
-        let parts = parallelMap(2 * reports.count) { k in
+        let parts = parallelMap(sections.count) { k in
             var out: [UInt8] = []
             part(k, into: &out)
             return out
@@ -148,11 +149,12 @@ public enum ReportWriter {
             var bytes: [UInt8] = Array(out.utf8)
             for r in reports {
                 let head = Array((csvField(r.term.description) + "," + csvField(r.bucket ?? "") + ",").utf8)
-                for (type, rows) in [("hashtag,", r.hashtags), ("user,", r.users)] {
-                    for row in rows {
+                for section in r.sections {
+                    let type = section.kind.name + ","
+                    for row in section.rows {
                         bytes.append(contentsOf: head)
                         bytes.append(contentsOf: type.utf8)
-                        appendCSVField(row.mention, to: &bytes)
+                        appendMention(row.mention, to: &bytes)
                         bytes.append(0x2C)
                         appendDecimal(row.count, to: &bytes)
                         bytes.append(0x0A)
@@ -163,7 +165,8 @@ public enum ReportWriter {
         }
         for r in reports {
             let bucket = csvField(r.bucket ?? "")
-            for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
+            for section in r.sections {
+                let (type, rows, more) = (section.kind.name, section.rows, section.columns)
                 for (k, row) in rows.enumerated() {
                     let m = k < more.count ? more[k] : RowColumns()
                     var fields = columns.list.map { field($0, r, type, row, m) }
@@ -203,8 +206,8 @@ public enum ReportWriter {
         switch c {
         case .term: return csvField(r.term.description)
         case .type: return type
-        case .mention: return csvField(row.mention)
-        case .display: return csvField(more.display ?? "")
+        case .mention: return csvField(row.mention.printedKey)
+        case .display: return csvField(more.display?.printedKey ?? "")
         case .count: return String(row.count)
         case .originals: return String(more.originals)
         case .retweets: return String(more.retweets)
@@ -220,7 +223,8 @@ public enum ReportWriter {
         let list = columns.list
         for r in reports {
             let term = Array(csvField(r.term.description).utf8)
-            for (type, rows, more) in [("hashtag", r.hashtags, r.hashtagColumns), ("user", r.users, r.userColumns)] {
+            for section in r.sections {
+                let (type, rows, more) = (section.kind.name, section.rows, section.columns)
                 for (k, row) in rows.enumerated() {
                     let m = k < more.count ? more[k] : RowColumns()
                     for (n, c) in list.enumerated() {
@@ -228,8 +232,8 @@ public enum ReportWriter {
                         switch c {
                         case .term: bytes.append(contentsOf: term)
                         case .type: bytes.append(contentsOf: type.utf8)
-                        case .mention: appendCSVField(row.mention, to: &bytes)
-                        case .display: appendCSVField(m.display ?? "", to: &bytes)
+                        case .mention: appendMention(row.mention, to: &bytes)
+                        case .display: appendCSVField(m.display?.printedKey ?? "", to: &bytes)
                         case .count: appendInteger(row.count, to: &bytes)
                         case .originals: appendInteger(m.originals, to: &bytes)
                         case .retweets: appendInteger(m.retweets, to: &bytes)
@@ -241,6 +245,16 @@ public enum ReportWriter {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A mention's key as printed (SPEC §13), as a CSV field, appended: the
+    /// key itself for the kinds whose sign is printed (no new string).
+    @inline(__always)
+    static func appendMention(_ key: String, to bytes: inout [UInt8]) {
+        switch key.utf8.first {
+        case UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "$"): appendCSVField(key, to: &bytes)
+        default: appendCSVField(key.printedKey, to: &bytes)
+        }
     }
 
     /// `csvField(s)`'s bytes, appended.
@@ -275,8 +289,8 @@ public enum ReportWriter {
                 return "{" + columns.list.compactMap { c -> String? in
                     switch c {
                     case .term, .type: return nil
-                    case .mention: return "\"mention\":\(jsonString(row.mention))"
-                    case .display: return "\"display\":\(jsonString(extra.display ?? ""))"
+                    case .mention: return "\"mention\":\(jsonString(row.mention.printedKey))"
+                    case .display: return "\"display\":\(jsonString(extra.display?.printedKey ?? ""))"
                     case .count: return "\"count\":\(row.count)"
                     case .originals: return "\"originals\":\(extra.originals)"
                     case .retweets: return "\"retweets\":\(extra.retweets)"
@@ -294,7 +308,7 @@ public enum ReportWriter {
             default: break
             }
         }
-        return head + "\"hashtags\":\(rows(r.hashtags, r.hashtagColumns)),\"users\":\(rows(r.users, r.userColumns))}"
+        return head + r.sections.map { "\"\($0.kind.plural)\":\(rows($0.rows, $0.columns))" }.joined(separator: ",") + "}"
     }
 
     static func csvField(_ s: String) -> String {
@@ -305,10 +319,9 @@ public enum ReportWriter {
     /// `{"term":"#stanford","tweets":4806,"hashtags":[{"mention":"#swift","count":597}],"users":[…]}`
     static func jsonObject(_ r: TermReport) -> String {
         func rows(_ rows: [MentionCount]) -> String {
-            "[" + rows.map { "{\"mention\":\(jsonString($0.mention)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
+            "[" + rows.map { "{\"mention\":\(jsonString($0.mention.printedKey)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
         }
-        return jsonHead(r)
-            + "\"hashtags\":\(rows(r.hashtags)),\"users\":\(rows(r.users))}"
+        return jsonHead(r) + r.sections.map { "\"\($0.kind.plural)\":\(rows($0.rows))" }.joined(separator: ",") + "}"
     }
 
     /// A JSON string: UTF-8 as is, with `"`, `\` and control characters escaped.

@@ -37,8 +37,7 @@ public struct TableRenderer {
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
             out += bold(VisibleText.escaped(Self.title(r))) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")\n"
-            section("Hashtags", r.hashtags, into: &out)
-            section("Users", r.users, into: &out)
+            for s in r.sections { section(s.kind.title, s.rows, into: &out) }
         }
         return out
     }
@@ -53,7 +52,7 @@ public struct TableRenderer {
         var out = ""
         for (n, r) in reports.enumerated() {
             if n > 0 { out += "\n" }
-            var heading = bold(Self.title(r)) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")"
+            var heading = bold(VisibleText.escaped(Self.title(r))) + " · \(TableRenderer.grouped(r.tweets)) \(r.tweets == 1 ? "tweet" : "tweets")"
             let totals = numbers.compactMap { c -> String? in
                 switch c {
                 case .originals: return "\(TableRenderer.grouped(r.originals)) originals"
@@ -64,11 +63,13 @@ public struct TableRenderer {
             }
             if !totals.isEmpty { heading += " (" + totals.joined(separator: ", ") + ")" }
             out += heading + "\n"
-            for (title, rows, more) in [("Hashtags", r.hashtags, r.hashtagColumns), ("Users", r.users, r.userColumns)] {
+            for s in r.sections {
+                let (title, rows, more) = (s.kind.title, s.rows, s.columns)
                 out += "\n"
                 let extra = rows.indices.map { $0 < more.count ? more[$0] : RowColumns() }
                 let names = zip(rows, extra).map { row, x in
-                    display ? (x.display.flatMap { $0.isEmpty ? nil : $0 } ?? row.mention) : row.mention
+                    VisibleText.escaped(display ? (x.display.flatMap { $0.isEmpty ? nil : $0.printedKey } ?? row.mention.printedKey)
+                                        : row.mention.printedKey)
                 }
                 let cells = zip(rows, extra).map { row, x in
                     numbers.map { c -> String in
@@ -106,7 +107,7 @@ public struct TableRenderer {
     private func section(_ title: String, _ rows: [MentionCount], into out: inout String) {
         out += "\n"
         let counts = rows.map { TableRenderer.grouped($0.count) }
-        let mentions = rows.map { VisibleText.escaped($0.mention) }
+        let mentions = rows.map { VisibleText.escaped($0.mention.printedKey) }
         let countWidth = max(5, counts.map(\.count).max() ?? 0)
         let widest = mentions.map(TableRenderer.columns).max() ?? 0
         let nameWidth = min(max(widest, title.count, 20), width - countWidth - 4)

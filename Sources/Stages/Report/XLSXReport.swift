@@ -39,7 +39,7 @@ public struct XLSXReport {
         if document.bucketed {
             let series = document.series
             let sheetNames = series.map { s in Self.sheetName(for: s.term.description, taken: &names) }
-            let lines = series.map { (term: $0.term.description, tweets: $0.tweets, hashtags: $0.hashtagCount, users: $0.userCount) }
+            let lines = series.map { s in (term: s.term.description, tweets: s.tweets, kinds: document.kinds.map { s.count(of: $0) }) }
             try writeSummary(summary, formats: f, terms: lines, sheetNames: sheetNames, book: book)
             for (s, name) in zip(series, sheetNames) {
                 try writeSeries(s, sheet: try book.sheet(name), name: name, formats: f, book: book)
@@ -47,14 +47,14 @@ public struct XLSXReport {
             return
         }
         let sheetNames = document.reports.map { r in Self.sheetName(for: r.term.description, taken: &names) }
-        let lines = document.reports.map { (term: $0.term.description, tweets: $0.tweets, hashtags: $0.hashtags.count, users: $0.users.count) }
+        let lines = document.reports.map { r in (term: r.term.description, tweets: r.tweets, kinds: r.sections.map(\.rows.count)) }
         try writeSummary(summary, formats: f, terms: lines, sheetNames: sheetNames, book: book)
         for (r, name) in zip(document.reports, sheetNames) {
             try writeTerm(r, sheet: try book.sheet(name), name: name, formats: f, book: book)
         }
     }
 
-    private func writeSummary(_ ws: Sheet, formats f: Formats, terms: [(term: String, tweets: Int, hashtags: Int, users: Int)],
+    private func writeSummary(_ ws: Sheet, formats f: Formats, terms: [(term: String, tweets: Int, kinds: [Int])],
                               sheetNames: [String], book: Workbook) throws(OutputFile.Failure) {
         try ws.string(0, 0, "smashtag report", f.title)
         var row: UInt32 = 2
@@ -75,15 +75,14 @@ public struct XLSXReport {
             row += 1
         }
         row += 1
-        let header = ["term", "sheet", "tweets", "hashtags", "users"]
+        let header = ["term", "sheet", "tweets"] + document.kinds.map(\.plural)
         for (c, h) in header.enumerated() { try ws.string(row, UInt16(c), h, f.header) }
         row += 1
         for (r, name) in zip(terms, sheetNames) {
             try ws.string(row, 0, r.term, nil)
             try ws.string(row, 1, name, nil)
             try ws.number(row, 2, Double(r.tweets), f.count)
-            try ws.number(row, 3, Double(r.hashtags), f.count)
-            try ws.number(row, 4, Double(r.users), f.count)
+            for (k, n) in r.kinds.enumerated() { try ws.number(row, 3 + UInt16(k), Double(n), f.count) }
             labelWidth = max(labelWidth, VisibleText.columns(r.term))
             valueWidth = max(valueWidth, VisibleText.columns(name))
             row += 1
@@ -91,8 +90,7 @@ public struct XLSXReport {
         try ws.width(0, Double(min(60, labelWidth + 2)))
         try ws.width(1, Double(min(80, valueWidth + 2)))
         try ws.width(2, 12)
-        try ws.width(3, 12)
-        try ws.width(4, 12)
+        for k in document.kinds.indices { try ws.width(3 + UInt16(k), 12) }
         worksheet_fit_to_pages(ws.pointer, 1, 0)
         worksheet_activate(ws.pointer)
     }
@@ -102,20 +100,21 @@ public struct XLSXReport {
 
     private func writeTerm(_ r: TermReport, sheet ws: Sheet, name: String, formats f: Formats, book: Workbook) throws(OutputFile.Failure) {
         let term = r.term.description
-        guard r.hashtags.count + r.users.count <= Self.maxRows else {
-            throw OutputFile.Failure(path: book.path, message: "\(term) has \(r.hashtags.count + r.users.count) rows, and a sheet "
+        guard r.rowCount <= Self.maxRows else {
+            throw OutputFile.Failure(path: book.path, message: "\(term) has \(r.rowCount) rows, and a sheet "
                                      + "holds \(TableRenderer.grouped(Self.maxRows)): keep fewer with --top or --min-count")
         }
         for (c, h) in ["term", "type", "mention", "count"].enumerated() { try ws.string(0, UInt16(c), h, f.header) }
         var row: UInt32 = 1
         var mentionWidth = 8, countWidth = 5
-        for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
-            for m in rows {
+        for section in r.sections {
+            for m in section.rows {
+                let mention = m.mention.printedKey
                 try ws.string(row, 0, term, nil)
-                try ws.string(row, 1, type, nil)
-                try ws.string(row, 2, m.mention, nil)
+                try ws.string(row, 1, section.kind.name, nil)
+                try ws.string(row, 2, mention, nil)
                 try ws.number(row, 3, Double(m.count), f.count)
-                mentionWidth = max(mentionWidth, VisibleText.columns(m.mention))
+                mentionWidth = max(mentionWidth, VisibleText.columns(mention))
                 countWidth = max(countWidth, TableRenderer.grouped(m.count).count)
                 row += 1
             }
@@ -132,31 +131,31 @@ public struct XLSXReport {
         // labels are shown as `VisibleText` has them: libxlsxwriter copies
         // them raw into the chart's cache, where a control character would
         // make the chart's XML (and so the workbook) unreadable.
-        let (hashtags, users) = document.charted(r)
-        let charted = hashtags.map { ($0, true) } + users.map { ($0, false) }
+        let sections = document.charted(r)
+        let charted = sections.enumerated().flatMap { k, s in s.rows.map { ($0, k) } }
         guard !charted.isEmpty else {
             try ws.string(1, 5, "No mention was counted --min-count times or more: no chart.", nil)
             return
         }
-        try ws.string(0, 5, "chart (top \(max(hashtags.count, users.count)))", f.header)
-        try ws.string(0, 6, "hashtags", f.header)
-        try ws.string(0, 7, "users", f.header)
+        try ws.string(0, 5, "chart (top \(sections.map(\.rows.count).max() ?? 0))", f.header)
+        for (k, s) in sections.enumerated() { try ws.string(0, 6 + UInt16(k), s.kind.plural, f.header) }
         var chartWidth = 10
-        for (i, (m, isHashtag)) in charted.enumerated() {
+        for (i, (m, k)) in charted.enumerated() {
             let r = UInt32(i + 1)
-            try ws.string(r, 5, VisibleText.escaped(m.mention), nil)
-            try ws.number(r, isHashtag ? 6 : 7, Double(m.count), f.count)
-            chartWidth = max(chartWidth, VisibleText.columns(VisibleText.escaped(m.mention)))
+            let label = VisibleText.escaped(m.mention.printedKey)
+            try ws.string(r, 5, label, nil)
+            try ws.number(r, 6 + UInt16(k), Double(m.count), f.count)
+            chartWidth = max(chartWidth, VisibleText.columns(label))
         }
         try ws.width(5, Double(min(40, chartWidth + 2)))
-        try ws.width(6, 10)
-        try ws.width(7, 10)
+        for k in sections.indices { try ws.width(6 + UInt16(k), 10) }
 
         guard let chart = workbook_add_chart(book.pointer, UInt8(LXW_CHART_BAR.rawValue)) else {
             throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not make a chart")
         }
         let last = UInt32(charted.count)
-        for (column, title, color) in [(UInt16(6), "Hashtags", UInt32(0x2F6DB5)), (UInt16(7), "Users", UInt32(0xD9822B))] {
+        for (k, s) in sections.enumerated() {
+            let (column, title, color) = (6 + UInt16(k), s.kind.title, ReportDocument.color(of: s.kind))
             guard let series = chart_add_series(chart, nil, nil) else {
                 throw OutputFile.Failure(path: book.path, message: "libxlsxwriter could not add a series")
             }
@@ -166,7 +165,9 @@ public struct XLSXReport {
             var fill = lxw_chart_fill(color: color, none: 0, transparency: 0)
             chart_series_set_fill(series, &fill)
         }
-        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top hashtags and users (\(TableRenderer.grouped(r.tweets)) tweets)")
+        let kindNames = sections.map(\.kind.plural)
+        let named = kindNames.count <= 1 ? kindNames.joined() : kindNames.dropLast().joined(separator: ", ") + " and " + kindNames.last!
+        chart_title_set_name(chart, "\(VisibleText.escaped(term)): top \(named) (\(TableRenderer.grouped(r.tweets)) tweets)")
         var titleFont = lxw_chart_font()
         titleFont.size = 12
         titleFont.bold = 1
@@ -185,7 +186,7 @@ public struct XLSXReport {
         options.x_offset = 12
         options.x_scale = 1.5
         options.y_scale = max(1.0, Double(110 + 20 * charted.count) / 288.0)
-        try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, 9, chart, &options), "the chart")
+        try ws.check(worksheet_insert_chart_opt(ws.pointer, 1, 7 + UInt16(sections.count), chart, &options), "the chart")
     }
 
     /// A term's series (`--by`): its rows by bucket, and a line chart of its top mentions over the buckets.
@@ -202,14 +203,15 @@ public struct XLSXReport {
         for r in s.reports {
             let bucket = r.bucket ?? ""
             bucketWidth = max(bucketWidth, VisibleText.columns(bucket))
-            for (type, rows) in [("hashtag", r.hashtags), ("user", r.users)] {
-                for m in rows {
+            for section in r.sections {
+                for m in section.rows {
+                    let mention = m.mention.printedKey
                     try ws.string(row, 0, term, nil)
                     try ws.string(row, 1, bucket, nil)
-                    try ws.string(row, 2, type, nil)
-                    try ws.string(row, 3, m.mention, nil)
+                    try ws.string(row, 2, section.kind.name, nil)
+                    try ws.string(row, 3, mention, nil)
                     try ws.number(row, 4, Double(m.count), f.count)
-                    mentionWidth = max(mentionWidth, VisibleText.columns(m.mention))
+                    mentionWidth = max(mentionWidth, VisibleText.columns(mention))
                     countWidth = max(countWidth, TableRenderer.grouped(m.count).count)
                     row += 1
                 }
@@ -237,7 +239,7 @@ public struct XLSXReport {
         try ws.width(bucketColumn, Double(bucketWidth + 2))
         for (k, line) in lines.enumerated() {
             let column = bucketColumn + 1 + UInt16(k)
-            let label = VisibleText.escaped(line.mention)
+            let label = VisibleText.escaped(line.mention.printedKey)
             try ws.string(0, column, label, f.header)
             for (i, n) in line.counts.enumerated() { try ws.number(UInt32(i + 1), column, Double(n), f.count) }
             try ws.width(column, Double(min(30, max(8, VisibleText.columns(label) + 2))))

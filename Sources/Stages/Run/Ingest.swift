@@ -14,7 +14,7 @@ public struct IngestOptions: Sendable {
     /// What the history calls the run: `ingest` or `import`.
     public var command = "ingest"
     /// Where mentions come from, one extractor per worker [default: the API's entities].
-    public var extractor: @Sendable () -> MentionExtractor = { EntitiesExtractor() }
+    public var extractor: @Sendable (MentionKinds) -> MentionExtractor = { EntitiesExtractor(kinds: $0) }
     /// The columns that make a file a CSV export [default: as for a report].
     public var csvColumns = CSVColumns()
     /// Size of the record batches cut from compressed input.

@@ -11,11 +11,12 @@ final class MatchCollector: TweetConsumer {
     ///   - facts: what each matching tweet carries besides its mentions (SPEC §12.3's columns).
     ///   - times: whether it carries its creation time (`--by`; the scanner's filter has left out tweets without one).
     init(terms: [Term], table: MentionTable, facts: PostFields = .init(), times: Bool = false) {
+        let extracted = facts.mentionKinds.union(Term.kinds(matching: terms))
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms, table: table)
         var fields = facts
         fields.times = times
-        builder = PartBuilder(fields: fields, table: table)
+        builder = PartBuilder(fields: fields, table: table, extracted: extracted)
     }
 
     @inline(__always)

@@ -8,7 +8,7 @@ public struct ParallelRun {
     public var terms: [Term]
     public var jobs: Int
     public var maxRecord: Int
-    public var extractor: @Sendable () -> MentionExtractor
+    public var extractor: @Sendable (MentionKinds) -> MentionExtractor
     /// Size of the record batches cut from compressed input.
     public var batchBytes = RecordBatch.defaultTargetBytes
     /// The columns that make a file a CSV export.
@@ -27,7 +27,7 @@ public struct ParallelRun {
     public var pairLimit = Int.max
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
-                extractor: @escaping @Sendable () -> MentionExtractor = { EntitiesExtractor() },
+                extractor: @escaping @Sendable (MentionKinds) -> MentionExtractor = { EntitiesExtractor(kinds: $0) },
                 csvColumns: CSVColumns = CSVColumns()) {
         self.terms = terms
         self.jobs = max(1, jobs)
@@ -48,6 +48,7 @@ public struct ParallelRun {
         engine.filter = filter
         engine.policy = policy
         engine.pairLimit = pairLimit
+        engine.kinds = facts.mentionKinds.union(Term.kinds(matching: terms))
         if pairLimit != .max { ledger.overLimit = OverLimitTweets(limit: pairLimit) }
         let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelPartSink

@@ -21,9 +21,14 @@ final class PartBuilder {
     private var piece: Int32 = 0
     private var seen = SeenSpellings()
 
-    init(fields: PostFields, table: MentionTable) {
+    /// The kinds counted, when the extractor adds more (for the terms); nil when it adds these alone.
+    private let counted: MentionKinds?
+
+    /// - Parameter extracted: the kinds the worker's extractor adds.
+    init(fields: PostFields, table: MentionTable, extracted: MentionKinds? = nil) {
         self.fields = fields
         tableSerial = table.serial
+        counted = extracted.map { $0 == fields.mentionKinds ? nil : fields.mentionKinds } ?? nil
     }
 
     /// Posts in the part being built.
@@ -35,7 +40,14 @@ final class PartBuilder {
                 reading: TweetReading, mask: UInt64?) {
         part.tweetIDs.append(tweet.id)
         if let mask { part.termMasks.append(mask) }
-        for id in mentions.ids { part.mentions.append(keys.local(id, table: table, into: &part.keys)) }
+        if let counted {
+            // Mentions extracted for the terms alone (a `$sym` term under `--kinds hashtag,user`) are not counted.
+            for id in mentions.ids where counted.has(table.kind(of: id)) {
+                part.mentions.append(keys.local(id, table: table, into: &part.keys))
+            }
+        } else {
+            for id in mentions.ids { part.mentions.append(keys.local(id, table: table, into: &part.keys)) }
+        }
         part.mentionEnds.append(Int32(part.mentions.count))
         if fields.times { part.times.append(record.createdAt(of: tweet) ?? PostPart.unknownTime) }
         if fields.texts { part.texts.append(record.fullText(of: tweet).map(record.string)) }
@@ -57,7 +69,7 @@ final class PartBuilder {
         }
         guard fields.spellings else { return }
         TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading,
-                               seen: &seen) { id, written, entry in
+                               kinds: fields.mentionKinds, seen: &seen) { id, written, entry in
             part.spellingMentions.append(keys.local(id, table: table, into: &part.keys))
             guard let written else {
                 part.spellingTexts.append(PostPart.keySpelling)

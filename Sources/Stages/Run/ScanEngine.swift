@@ -34,7 +34,9 @@ struct ScanEngine {
     var jobs: Int
     var maxRecord: Int
     var csvColumns: CSVColumns
-    var extractor: @Sendable () -> MentionExtractor
+    var extractor: @Sendable (MentionKinds) -> MentionExtractor
+    /// The kinds each worker's extractor adds (SPEC §13): what is counted and what the terms match.
+    var kinds = MentionKinds.standard
     /// The filters of SPEC §12.2 every worker's scanner applies (none for an ingest).
     var filter: TweetFilter?
     /// Size of the record batches cut from compressed input.
@@ -77,7 +79,7 @@ struct ScanEngine {
         let handoff = OrderedHandoff<UncheckedBox<Item>>(units: units.count, capacity: capacity)
         let queue = WorkQueue(units: units.count, workers: jobs, control: control)
         let pool = BufferPool(keep: queue.limit + jobs + 2)
-        let (maxRecord, columns, makeExtractor, nice) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice)
+        let (maxRecord, columns, makeExtractor, nice, kinds) = (self.maxRecord, self.csvColumns, self.extractor, self.workerNice, self.kinds)
         let (batchBytes, batchRecords, filter, policy) = (self.batchBytes, self.batchRecords, self.filter, self.policy)
         let pairLimit = self.pairLimit
         let done = DispatchGroup()
@@ -89,7 +91,7 @@ struct ScanEngine {
                 let reader = InputReader(maxRecord: maxRecord, csvColumns: columns)
                 reader.progress = control
                 reader.policy = policy
-                let scanner = TweetScanner(extractor: makeExtractor(), control: control, filter: filter, consumer: makeConsumer)
+                let scanner = TweetScanner(extractor: makeExtractor(kinds), control: control, filter: filter, consumer: makeConsumer)
                 scanner.pairLimit = pairLimit
                 let builder = BatchBuilder(scanner: scanner, queue: queue, control: control, batchBytes: batchBytes,
                                            batchRecords: batchRecords, pool: pool, handoff: handoff)

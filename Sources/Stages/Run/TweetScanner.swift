@@ -31,14 +31,16 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     private var pendingTweets = 0
 
     /// - Parameter consumer: made for the scanner's own mention table.
-    init(extractor: MentionExtractor, textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
+    init(extractor: MentionExtractor, textExtractor: MentionExtractor? = nil, control: RunControl,
          filter: TweetFilter? = nil, consumer makeConsumer: (MentionTable) -> Consumer) {
         let table = MentionTable()
         self.table = table
         consumer = makeConsumer(table)
         screen = extractor is EntitiesExtractor ? consumer.screen : nil
         self.extractor = extractor
-        self.textExtractor = textExtractor
+        self.textExtractor = textExtractor ?? TextExtractor(kinds: extractor.kinds)
+        decoder.readsSymbols = extractor.kinds.has(.symbol)
+        decoder.readsLinks = extractor.kinds.hasLinks
         self.control = control
         self.filter = filter?.isActive == true ? filter : nil
         textMode = extractor is TextExtractor
@@ -177,7 +179,7 @@ public final class UnitScanner: RecordHandler {
     private let scanner: TweetScanner<MatchCollector>
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
-                textExtractor: MentionExtractor = TextExtractor(), control: RunControl,
+                textExtractor: MentionExtractor? = nil, control: RunControl,
                 filter: TweetFilter? = nil, facts: PostFields = .init()) {
         scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control, filter: filter) {
             MatchCollector(terms: terms, table: $0, facts: facts)

@@ -19,36 +19,60 @@ enum TweetSpellings {
     /// for a spelling read from text), a small integer to key caches by.
     /// `seen` is the caller's scratch buffer, reused from tweet to tweet.
     static func forEach(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
-                        reading: TweetReading, seen: inout SeenSpellings, _ body: (Int32, String?, Int) -> Void) {
+                        reading: TweetReading, kinds: MentionKinds, seen: inout SeenSpellings,
+                        _ body: (Int32, String?, Int) -> Void) {
         seen.removeAll()
         func take(_ id: Int32, _ spelling: String?, _ entry: Int) {
             guard seen.insert(SeenSpelling(id: id, spelling: spelling)) else { return }
             body(id, spelling, entry)
         }
         if reading.mentionsFromText {
-            for spelling in TextExtractor.spellings(of: tweet, in: record) {
-                guard let sign = spelling.first else { continue }
-                let key = String(sign) + MentionKey.normalize(String(spelling.dropFirst()))
-                guard let id = table.existingID(forKey: key), mentions.contains(id) else { continue }
+            for spelling in TextExtractor.spellings(of: tweet, in: record, kinds: kinds) {
+                guard let key = MentionKey.key(ofSpelling: spelling),
+                      let id = table.existingID(forKey: key), mentions.contains(id) else { continue }
                 take(id, spelling == key ? nil : spelling, -1)
+                if spelling.signedKind == .url { derived(id) }
             }
+            if kinds.has(.poster), let a = record.author(of: tweet) { visit(a, .poster) }
             return
-        }
-        func visit(_ span: ByteSpan, _ kind: MentionKind) {
-            // The extractor interned these very bytes: their entry is one hash away, its spelling kept.
-            let e = table.entry(raw: record.bytes(span), escaped: span.escaped, kind: kind)
-            let id = table.mentionID(ofEntry: e)
-            guard id >= 0, mentions.contains(id) else { return }
-            take(id, table.spelling(ofEntry: e), e)
         }
         func visit(_ hashtags: Range<Int>, _ users: Range<Int>) {
             for i in hashtags { visit(record.spans[i], .hashtag) }
             for i in users { visit(record.spans[i], .user) }
         }
+        func visit(_ spans: Range<Int>, _ kind: MentionKind) {
+            for i in spans { visit(record.spans[i], kind) }
+        }
         visit(tweet.hashtags, tweet.users)
+        if kinds.has(.symbol) { visit(tweet.symbols, .symbol) }
+        if kinds.hasLinks { visit(tweet.links, .url) }
         if let rt = tweet.retweeted {
             visit(rt.hashtags, rt.users)
+            if kinds.has(.symbol) { visit(rt.symbols, .symbol) }
+            if kinds.hasLinks { visit(rt.links, .url) }
             if let author = record.name(rt.author) { visit(author, .user) }
+        }
+        if kinds.has(.poster), let a = record.author(of: tweet) { visit(a, .poster) }
+
+        func visit(_ span: ByteSpan, _ kind: MentionKind) {
+            // The extractor interned these very bytes: their entry is one hash away, its spelling kept.
+            let e = table.entry(raw: record.bytes(span), escaped: span.escaped, kind: kind)
+            let id = table.mentionID(ofEntry: e)
+            guard id >= 0 else { return }
+            if kind == .url { derived(id) }
+            guard mentions.contains(id) else { return }
+            take(id, table.spelling(ofEntry: e), e)
+        }
+        /// A link's host and domain are written as their keys.
+        func derived(_ url: Int32) {
+            if kinds.has(.host) {
+                let h = table.hostID(ofURL: url)
+                if mentions.contains(h) { take(h, nil, -1) }
+            }
+            if kinds.has(.domain) {
+                let d = table.domainID(ofURL: url)
+                if mentions.contains(d) { take(d, nil, -1) }
+            }
         }
     }
 }
