@@ -81,7 +81,7 @@ struct AggregateCommand: Command {
 
     /// Every option `aggregate` takes, built from the option groups' own names (for "did you mean").
     static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
-                          "--columns", "--since", "--until"] + ReportOutput.options + FilterOptions.seriesNames
+                          "--columns", "--kinds", "--since", "--until"] + ReportOutput.options + FilterOptions.seriesNames
 
 
     var paths: [String] = []
@@ -110,7 +110,7 @@ struct AggregateCommand: Command {
         while let option = try a.nextOption() {
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
-            if option == "--columns" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
+            if option == "--columns" || option == "--kinds" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
             if option == "--since" || option == "--until", try filters.parse(option, &a) {
                 window.append(option)
                 continue
@@ -166,7 +166,7 @@ struct AggregateCommand: Command {
         let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         // The plan's problems first, then each input's in order, as a report's run keeps them.
         let ledger = setup.ledger()
-        let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions, facts: filters.columns.facts, buckets: buckets,
+        let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions, facts: filters.facts, buckets: buckets,
                                    since: filters.filter.since, until: filters.filter.until, problems: ledger)
         let input = InputReader()
         // Extract lines are not tweets: the bound on records that cannot be

@@ -141,6 +141,7 @@ struct ExtractCommand: Command {
         run.filter = filters.filter
         run.times = buckets != nil
         if facts { run.facts = .all }
+        run.facts.mentionKinds = filters.kinds
         let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())
         if let code = setup.stopped() { return code }
         interrupts.cancel()

@@ -98,6 +98,9 @@ public enum ExtractFormat {
         facts ? (times ? carries + ",time" : carries) : "carries=time"
     }
 
+    /// What a line whose mention has no kind's sign is told.
+    static let unsigned = "a mention without its kind's sign (# hashtag, @ user, $ symbol, + url, ^ host, = domain, ! poster)"
+
     static func escape(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
         var out = ""
@@ -266,6 +269,8 @@ public final class ExtractReader: RecordHandler {
     private let control: RunControl
     /// What the report's columns need counted besides tweets.
     private let facts: PostFields
+    /// The kinds counted (`aggregate --kinds`, SPEC §13): mentions of other kinds are passed over.
+    private let kinds: MentionKinds
     /// The version of the header read last.
     private var version = ExtractFormat.version
     private var tweetFacts = TweetFacts()
@@ -294,6 +299,7 @@ public final class ExtractReader: RecordHandler {
         self.pairs = pairs
         self.maxPairMentions = maxPairMentions
         self.facts = facts
+        kinds = facts.mentionKinds
         self.buckets = buckets
         window = (since, until)
         var fields = pairs ? PostFields() : facts
@@ -434,16 +440,19 @@ public final class ExtractReader: RecordHandler {
                 if pairs { tweetPlace = (origin, line) }
             }
             if isM {
-                guard let m = ExtractFormat.unescape(fields[3]), m.signedKind != nil else {
-                    return bad("a mention without # or @")
+                guard let m = ExtractFormat.unescape(fields[3]), let kind = m.signedKind else {
+                    return bad(ExtractFormat.unsigned)
                 }
-                mentions.append(m)
+                var spellings: [(String, String)] = []
                 for sp in fields.dropFirst(4) {
                     guard let spelling = ExtractFormat.unescape(sp), spelling.utf8.first == m.utf8.first else {
                         return bad("a spelling without its mention's sign")
                     }
-                    tweetFacts.spellings.append((m, spelling))
+                    spellings.append((m, spelling))
                 }
+                guard kinds.has(kind) else { return }
+                mentions.append(m)
+                tweetFacts.spellings += spellings
             }
         case "N", "C":
             guard terms != nil else { return bad("a count line before any header") }
@@ -465,9 +474,10 @@ public final class ExtractReader: RecordHandler {
             guard let count = Int(fields[(isC ? 3 : 2) + shift]), count >= 0 else { return bad("a count that is not a whole number") }
             finishTweet()
             if isC {
-                guard let m = ExtractFormat.unescape(fields[2 + shift]), m.signedKind != nil else {
-                    return bad("a mention without # or @")
+                guard let m = ExtractFormat.unescape(fields[2 + shift]), let kind = m.signedKind else {
+                    return bad(ExtractFormat.unsigned)
                 }
+                guard kinds.has(kind) else { return }
                 aggregator?.add(counted: count, term: t, mention: m, time: time)
                 pairAggregator?.add(counted: count, term: t, mention: m)
             } else {
@@ -492,9 +502,10 @@ public final class ExtractReader: RecordHandler {
             }
             guard let weight = Int(fields[4]), weight >= 0 else { return bad("a weight that is not a whole number") }
             guard let a = ExtractFormat.unescape(fields[2]), let b = ExtractFormat.unescape(fields[3]),
-                  a.signedKind != nil, b.signedKind != nil else {
-                return bad("a mention without # or @")
+                  let ka = a.signedKind, let kb = b.signedKind else {
+                return bad(ExtractFormat.unsigned)
             }
+            guard kinds.has(ka), kinds.has(kb) else { return }
             guard a != b else { return bad("a pair of one mention with itself") }
             finishTweet()
             pairAggregator.add(counted: weight, term: t, pair: a, b)

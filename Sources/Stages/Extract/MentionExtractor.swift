@@ -29,19 +29,23 @@ public struct EntitiesExtractor: MentionExtractor {
             add(rt.hashtags, rt.users, record, table, &mentions)
             if kinds.has(.symbol) { add(rt.symbols, .symbol, record, table, &mentions) }
             if kinds.hasLinks { MentionLinks.add(rt.links, quoted: rt.quoted, kinds, record, table, &mentions) }
-            if let author = record.name(rt.author) {
+            if kinds.has(.user), let author = record.name(rt.author) {
                 mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
             }
         }
         if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
     }
 
+    @inline(__always)
     private func add(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ table: MentionTable,
                      _ mentions: inout MentionSet) {
-        for i in hashtags {
-            let s = record.spans[i]
-            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .hashtag))
+        if kinds.has(.hashtag) {
+            for i in hashtags {
+                let s = record.spans[i]
+                mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .hashtag))
+            }
         }
+        guard kinds.has(.user) else { return }
         for i in users {
             let s = record.spans[i]
             mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .user))

@@ -28,7 +28,8 @@ public struct TextExtractor: MentionExtractor {
     public init(kinds: MentionKinds = .standard) { self.kinds = kinds }
 
     public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
-        if let author = record.retweetedAuthor(of: tweet) {
+        if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
+        if kinds.has(.user), let author = record.retweetedAuthor(of: tweet) {
             mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
         }
         guard let span = record.fullText(of: tweet) else { return }
@@ -41,6 +42,7 @@ public struct TextExtractor: MentionExtractor {
             TextExtractor.decode(raw, into: &b.scalars)
         }
         TextExtractor.forEachMention(in: b.scalars) { kind, name in
+            guard kinds.has(kind) else { return }
             b.name.removeAll(keepingCapacity: true)
             TwitterText.appendUTF8(name, to: &b.name)
             b.name.withUnsafeBytes { mentions.insert(table.id(raw: $0, escaped: false, kind: kind)) }
@@ -55,7 +57,6 @@ public struct TextExtractor: MentionExtractor {
                 MentionLinks.add(link: id, quoted: tweet.retweeted?.quoted ?? tweet.quoted, kinds, table, &mentions)
             }
         }
-        if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
     }
 
     /// The cashtags (without `$`) and link strings of already unescaped

@@ -48,11 +48,14 @@ public struct Term: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The kinds of mention a post must carry for the terms to be matched
-    /// on it (SPEC §13): symbols for `$sym`, hosts for `domain:`, links for `url:`.
+    /// on it (SPEC §13): hashtags for `#tag`, users for `@name`, symbols for
+    /// `$sym`, hosts for `domain:`, links for `url:`.
     public static func kinds(matching terms: [Term]) -> MentionKinds {
         var k = MentionKinds()
         for t in terms {
             switch t.kind {
+            case .hashtag: k.insert(MentionKinds(.hashtag))
+            case .user: k.insert(MentionKinds(.user))
             case .symbol: k.insert(MentionKinds(.symbol))
             case .domain: k.insert(MentionKinds(.host))
             case .url: k.insert(MentionKinds(.url))
@@ -112,6 +115,11 @@ public struct TermReport: Equatable, Sendable {
         self.term = term
         self.tweets = tweets
         self.sections = sections
+    }
+
+    /// A report of SPEC §7's two kinds.
+    init(term: Term, tweets: Int, hashtags: [MentionCount], users: [MentionCount]) {
+        self.init(term: term, tweets: tweets, sections: [KindRows(kind: .hashtag, rows: hashtags), KindRows(kind: .user, rows: users)])
     }
 
     /// The section of `kind`, empty when the run does not count it.
