@@ -179,3 +179,20 @@ final class KindsTests: XCTestCase {
         }
     }
 }
+
+extension KindsTests {
+    /// The screen that passes over tweets without a link to a `domain:` or
+    /// `url:` term's host, or a `$sym` term's symbol, before extraction rules
+    /// out no tweet the full match keeps: with `*` beside them (no screen)
+    /// the terms' reports are the same.
+    func testTheScreenLosesNoMatch() throws {
+        let corpus = Smashtag.corpus.path
+        let terms = ["domain:twitter.com", "domain:co.uk", "domain:youtu.be", "domain:bbc.co.uk", "url:bit.ly/3pz4hKM", "$aapl", "$btc"]
+        let kinds = ["--kinds", "hashtag,symbol,domain", "--min-count", "1", "--format", "csv", "-q"]
+        let screened = try Smashtag.report(terms.flatMap { ["-t", $0] } + [corpus, Self.file] + kinds)
+        let unscreened = try Smashtag.report(terms.flatMap { ["-t", $0] } + ["-t", "*", corpus, Self.file] + kinds)
+        let rows = unscreened.stdout.split(separator: "\n").filter { !$0.hasPrefix("*,") }.joined(separator: "\n") + "\n"
+        XCTAssertEqual(screened.stdout, rows)
+        XCTAssertGreaterThan(screened.stdout.split(separator: "\n").filter { $0.hasPrefix("domain:twitter.com,") }.count, 5)
+    }
+}

@@ -51,6 +51,10 @@ usage:
                         extracts write format version 2 (each tweet's kind,
                         author and spellings) and the job counts those too
                         (with --by, per bucket)
+    --kinds LIST        the kinds of mention counted, as `smashtag report` takes
+                        them (SPEC 13): hashtag, user, symbol, url, host,
+                        domain, poster [default: hashtag,user]; the extracts
+                        write those kinds and aggregate reports them
     --master URL        only when run with plain python (spark-submit sets it)
 
 PATHs are files or folders that every executor sees at the same path (a
@@ -155,6 +159,7 @@ def parse_args(argv):
     p.add_argument("--retweets")
     p.add_argument("--lang")
     p.add_argument("--columns")
+    p.add_argument("--kinds")
     p.add_argument("--by")
     p.add_argument("--tz")
     p.add_argument("--master")
@@ -264,7 +269,7 @@ def header_terms(header):
 def report_options(a):
     """The filters and --columns, as smashtag's options (for extract; --columns for aggregate too)."""
     out = []
-    for name in ("since", "until", "retweets", "lang", "columns"):
+    for name in ("since", "until", "retweets", "lang", "columns", "kinds"):
         v = getattr(a, name)
         if v is not None:
             out += [f"--{name}", v]
@@ -565,7 +570,7 @@ def popularity(sc, a, out):
                         f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
             f.flush()
             cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
-            for name in ("since", "until", "columns"):
+            for name in ("since", "until", "columns", "kinds"):
                 if getattr(a, name) is not None:
                     cmd += [f"--{name}", getattr(a, name)]
             if a.format:
@@ -610,6 +615,8 @@ def popularity(sc, a, out):
             cmd.append("--without-term")
         if a.columns:
             cmd += ["--columns", a.columns]
+        if a.kinds:
+            cmd += ["--kinds", a.kinds]
         if a.format:
             cmd += ["--format", a.format]
         if a.top:

@@ -149,6 +149,7 @@ def run_cases(sc):
     filter_cases(sc)
     series_cases(sc)
     people_cases(sc)
+    kinds_cases(sc)
 
 
 def pair_cases(sc):
@@ -219,6 +220,19 @@ def bomb_cases(sc):
 
 
 ALL_COLUMNS = "term,type,mention,display,count,originals,retweets,authors"
+
+
+def kinds_cases(sc):
+    """SPEC 13's kinds through the job: as `smashtag report` and `smashtag
+    pairs` with the same --kinds and terms, on the kinds fixture and the corpus."""
+    terms = ["*", "$aapl", "domain:bbc.co.uk", "url:www.example.com/a?id=3", "#Brexit"]
+    paths = [os.path.join(ROOT, "Tests/Fixtures/kinds"), CORPUS]
+    every = "hashtag,user,symbol,url,host,domain,poster"
+    for options in (["--kinds", every, "--min-count", "1"],
+                    ["--kinds", "domain,poster,symbol", "--columns", ALL_COLUMNS, "--format", "json"],
+                    ["--kinds", "url,host", "--by", "day", "--min-count", "1"],
+                    ["--kinds", "symbol,url,poster", "--pairs", "--min-count", "1"]):
+        case(sc, f"kinds {' '.join(options)}", terms, paths, options, ["--partitions", "3"])
 
 
 def filter_cases(sc):

@@ -24,6 +24,10 @@ final class MentionScreen {
     private let hashtags: [[[UInt8]]]
     private let users: [[[UInt8]]]
     private let authors: [[[UInt8]]]
+    private let symbols: [[[UInt8]]]
+    /// For `domain:` and `url:` terms (SPEC §13): ASCII host names, lowercased,
+    /// one of which a link string must hold for its host to match.
+    private let hostNeedles: [[UInt8]]
     private let words: [WordMatch]
     /// The table escaped and non-ASCII spellings are looked up in (the
     /// worker's), and the ids there of the hashtag terms and of the user and
@@ -32,6 +36,7 @@ final class MentionScreen {
     private let hashtagIDs: [Int32]
     private let userIDs: [Int32]
     private let authorIDs: [Int32]
+    private let symbolIDs: [Int32]
 
     /// A screen for `terms`, or nil when some term needs every tweet looked at.
     ///
@@ -39,15 +44,24 @@ final class MentionScreen {
     ///   screen's own when none is given).
     init?(terms: [Term], table: MentionTable = MentionTable()) {
         var hashtags: [[UInt8]] = [], users: [[UInt8]] = [], authors: [[UInt8]] = [], words: [WordMatch] = []
+        var symbols: [[UInt8]] = [], needles: [[UInt8]] = []
         for term in terms {
             switch term.kind {
             case .hashtag: hashtags.append(Array(term.key.utf8))
             case .user: users.append(Array(term.key.utf8))
             case .author: authors.append(Array(term.key.utf8))
+            case .symbol: symbols.append(Array(term.key.utf8))
+            case .domain, .url:
+                // A link's host is its string's, lowercased: the string holds the name, in some case.
+                let host = term.kind == .domain ? term.key : LinkKey.host(ofKey: term.key)
+                guard !host.isEmpty, host.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x5C }) else { return nil }
+                needles.append(Array(host.utf8))
             case .word: words.append(WordMatch(term.key))
-            case .all, .symbol, .domain, .url: return nil
+            case .all: return nil
             }
         }
+        self.symbols = byLength(symbols)
+        hostNeedles = needles
         func byLength(_ keys: [[UInt8]]) -> [[[UInt8]]] {
             var out = [[[UInt8]]](repeating: [], count: (keys.map(\.count).max() ?? -1) + 1)
             for key in keys { out[key.count].append(key) }
@@ -61,6 +75,7 @@ final class MentionScreen {
         hashtagIDs = hashtags.map { table.id(forKey: "#" + String(decoding: $0, as: UTF8.self)) }
         userIDs = users.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
         authorIDs = authors.map { table.id(forKey: "@" + String(decoding: $0, as: UTF8.self)) }
+        symbolIDs = symbols.map { table.id(forKey: "$" + String(decoding: $0, as: UTF8.self)) }
     }
 
     /// Whether word terms are screened (then a tweet it passes over is not
@@ -97,11 +112,59 @@ final class MentionScreen {
         }
         if screensAuthors, let author = record.author(of: tweet), mayBeAuthor(author, in: record) { return true }
         if mayMatch(tweet.hashtags, tweet.users, record) { return true }
+        if !symbolIDs.isEmpty, mayMatchSymbol(tweet.symbols, record) { return true }
+        if !hostNeedles.isEmpty, mayHoldHost(tweet.links, record) { return true }
         if let rt = tweet.retweeted {
             if mayMatch(rt.hashtags, rt.users, record) { return true }
             if let author = record.name(rt.author), mayBeUser(author, in: record) { return true }
+            if !symbolIDs.isEmpty, mayMatchSymbol(rt.symbols, record) { return true }
+            if !hostNeedles.isEmpty, mayHoldHost(rt.links, record) { return true }
         }
         return false
+    }
+
+    private func mayMatchSymbol(_ spans: Range<Int>, _ record: DecodedRecord) -> Bool {
+        for i in spans where mayEqual(record.spans[i], symbols, symbolIDs, .symbol, record) { return true }
+        return false
+    }
+
+    /// Whether one of the link strings may have a host a `domain:` or `url:`
+    /// term asks for: false only when each is ASCII without a `\u` escape
+    /// (other escapes, `\/` above all, make no letter, digit, `.` or `-`)
+    /// and holds none of the host names in any case.
+    private func mayHoldHost(_ spans: Range<Int>, _ record: DecodedRecord) -> Bool {
+        for i in spans {
+            let span = record.spans[i]
+            let p = record.base + span.start
+            let n = span.end &- span.start
+            var k = 0
+            while k < n {
+                let c = p[k]
+                if c >= 0x80 || (c == 0x5C && k + 1 < n && p[k + 1] == UInt8(ascii: "u")) { return true }
+                k += 1
+            }
+            for needle in hostNeedles where MentionScreen.contains(p, n, needle) { return true }
+        }
+        return false
+    }
+
+    /// Whether the `n` bytes at `p` hold `needle` (lowercase ASCII), ignoring ASCII case.
+    private static func contains(_ p: UnsafePointer<UInt8>, _ n: Int, _ needle: [UInt8]) -> Bool {
+        let m = needle.count
+        guard m > 0, m <= n else { return false }
+        return needle.withUnsafeBufferPointer { k in
+            let first = k[0]
+            var i = 0
+            while i <= n - m {
+                if MentionKey.lowercasedASCII(p[i]) == first {
+                    var j = 1
+                    while j < m && MentionKey.lowercasedASCII(p[i + j]) == k[j] { j += 1 }
+                    if j == m { return true }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     @inline(__always)
