@@ -187,7 +187,7 @@ bench: deps bench-store
 	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || { \
 	  echo "creating $(BENCH_VENV) with duckdb from PyPI" >&2; \
 	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q duckdb >&2; }
-	@grep -qx 'mb=$(BENCH_MB)' $(BENCH_DATA)/DONE 2>/dev/null || \
+	@{ grep -qx 'mb=$(BENCH_MB)' $(BENCH_DATA)/DONE && grep -qx 'format=2' $(BENCH_DATA)/DONE; } 2>/dev/null || \
 	  .build/release/smashtag-bench generate --out $(BENCH_DATA) --mb $(BENCH_MB) >&2
 	@.build/release/smashtag-bench run --data $(BENCH_DATA) --runs $(BENCH_RUNS) \
 	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \

@@ -168,6 +168,7 @@ func generate(out: String, mb: Int, seed: UInt64) {
     let fingerprint = String(fnv.value, radix: 16)
     let manifest = """
         mb=\(mb)
+        format=2
         seed=\(seed)
         bytes=\(written)
         lines=\(counts.lines)

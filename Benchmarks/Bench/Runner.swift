@@ -22,6 +22,8 @@ struct RunOptions {
 enum Tool: String {
     case smashtag, duckdb, pairs = "smashtag pairs", pairsAll = "smashtag pairs '*'"
     case word = "smashtag (word term)", all = "smashtag '*'", many = "smashtag (64 terms)"
+    /// SPEC §13: `'*'` with every kind, and a `domain:` term beside the bench's hashtag term.
+    case allKinds = "smashtag '*' (every kind)", domain = "smashtag domain:nytimes.com"
 }
 
 struct Config {
@@ -36,6 +38,8 @@ struct Config {
         case .word: return "word-j\(jobs)"
         case .all: return "all-j\(jobs)"
         case .many: return "many-j\(jobs)"
+        case .allKinds: return "all-kinds-j\(jobs)"
+        case .domain: return "domain-j\(jobs)"
         }
     }
 }
@@ -95,6 +99,12 @@ func argv(_ c: Config, _ input: Input, _ o: RunOptions) -> [String] {
     case .word, .all, .many:
         let terms = c.tool == .word ? [o.word] : c.tool == .all ? ["*"] : o.manyTerms
         return [o.smashtag, "report"] + terms.flatMap { ["-t", $0] } + [input.path, "--format", "csv", "--min-count", "1",
+                "--quiet", "--jobs", "\(c.jobs)"]
+    case .allKinds:
+        return [o.smashtag, "report", "*", input.path, "--kinds", "hashtag,user,symbol,url,host,domain,poster",
+                "--format", "csv", "--min-count", "1", "--quiet", "--jobs", "\(c.jobs)"]
+    case .domain:
+        return [o.smashtag, "report", "domain:nytimes.com", input.path, "--format", "csv", "--min-count", "1",
                 "--quiet", "--jobs", "\(c.jobs)"]
     }
 }
@@ -198,10 +208,11 @@ func run(_ options: RunOptions) {
     let duck = Config(tool: .duckdb, jobs: 2)
     let pairs2 = Config(tool: .pairs, jobs: 2), pairsAll2 = Config(tool: .pairsAll, jobs: 2)
     let word2 = Config(tool: .word, jobs: 2), all2 = Config(tool: .all, jobs: 2), many2 = Config(tool: .many, jobs: 2)
+    let kinds2 = Config(tool: .allKinds, jobs: 2), domain2 = Config(tool: .domain, jobs: 2)
     o.manyTerms = topTerms(o, path: d + "/stream.jsonl", outDir: outDir)
     let inputs = [
         Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true,
-              configs: [s2, s1, duck, word2, all2, many2, pairs2, pairsAll2]),
+              configs: [s2, s1, duck, word2, all2, many2, pairs2, pairsAll2, kinds2, domain2]),
         Input(name: "8 × .jsonl.gz", slug: "gz8", path: d + "/split", duckdbReads: true, configs: [s2, duck]),
         Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, duck]),
         Input(name: "tar of 16 .json.bz2", slug: "tar", path: d + "/members.tar", duckdbReads: false, configs: [s2, s1]),
@@ -300,6 +311,12 @@ func run(_ options: RunOptions) {
     check("plain .jsonl: `pairs` s / `report` s (jobs 2)", pairsRatio, "<= 1.3", pairsRatio <= 1.3)
     let pairsAllRSS = results.first { $0.config.slug == pairsAll2.slug }?.maxRSSKiB ?? 0
     check("`pairs '*'` peak RSS, MB", Double(pairsAllRSS) / 1024, "<= 300", pairsAllRSS <= 300 * 1024, "%.0f")
+    let kindsRatio = median("plain", kinds2) / median("plain", all2)
+    check("plain .jsonl: `'*'` every kind s / `'*'` s (jobs 2)", kindsRatio, "<= 1.4", kindsRatio <= 1.4)
+    let domainRatio = median("plain", domain2) / median("plain", s2)
+    check("plain .jsonl: `domain:nytimes.com` s / `#stanford` s (jobs 2)", domainRatio, "<= 1.2", domainRatio <= 1.2)
+    let kindsRSS = results.first { $0.config.slug == kinds2.slug }?.maxRSSKiB ?? 0
+    check("`'*'` every kind peak RSS, MB", Double(kindsRSS) / 1024, "<= 200", kindsRSS <= 200 * 1024, "%.0f")
     check("`smashtag --version`, ms (median of 20)", versionMs, "< 20", versionMs < 20, "%.1f")
     let allSame = results.filter { $0.config.tool == .smashtag }.allSatisfy { duckdbRows($0.input) == $0.rows }
     lines.append("")

@@ -373,8 +373,9 @@ struct Generator {
         for (i, u) in r.urls.enumerated() {
             if i > 0 { o.raw(",") }
             o.raw("{\"url\":"); o.str(Generator.tco(u.0))
-            o.raw(",\"expanded_url\":"); o.str("https://example.org/posts/\(u.0 % 1_000_000)?ref=tw")
-            o.raw(",\"display_url\":"); o.str("example.org/posts/\(u.0 % 1_000_000)\u{2026}")
+            let host = Generator.linkHosts[Int(u.0 % UInt64(Generator.linkHosts.count))]
+            o.raw(",\"expanded_url\":"); o.str("https://\(host)/posts/\(u.0 % 1_000_000)?ref=tw&utm_source=twitter")
+            o.raw(",\"display_url\":"); o.str("\(host)/posts/\(u.0 % 1_000_000)\u{2026}")
             o.raw(",\"indices\":["); o.int(u.1); o.raw(","); o.int(u.2); o.raw("]}")
         }
         o.raw("],\"user_mentions\":[")
@@ -386,8 +387,21 @@ struct Generator {
             o.raw(",\"id_str\":"); o.strInt(userId(m.0))
             o.raw(",\"indices\":["); o.int(m.1); o.raw(","); o.int(m.2); o.raw("]}")
         }
-        o.raw("],\"symbols\":[]}")
+        // About one tweet in 13 names a cashtag (SPEC §13), chosen from its length: no draw of the generator's.
+        if r.length % 13 == 0 {
+            o.raw("],\"symbols\":[{\"text\":"); o.str(Generator.cashtags[(r.length / 13) % Generator.cashtags.count])
+            o.raw(",\"indices\":[0,0]}]}")
+        } else {
+            o.raw("],\"symbols\":[]}")
+        }
     }
+
+    /// The hosts of the generated links: one in twenty is the New York Times's (`report domain:nytimes.com`).
+    static let linkHosts = ["www.nytimes.com", "example.org", "news.bbc.co.uk", "www.youtube.com", "youtu.be", "bit.ly",
+                            "github.com", "a.b.github.io", "www.theguardian.com", "twitter.com", "www.reuters.com", "medium.com",
+                            "t.me", "www.instagram.com", "open.spotify.com", "en.wikipedia.org", "www.washingtonpost.com",
+                            "edition.cnn.com", "www.bbc.com", "apnews.com"]
+    static let cashtags = ["AAPL", "TSLA", "BTC", "GOOG", "AMZN", "MSFT", "ETH", "NVDA", "GME", "SPY"]
 
     func displayName(_ u: Int) -> String {
         var x = Rng(seed: UInt64(u) &+ 0xD15)
