@@ -11,8 +11,8 @@ _smashtag() {
         return
     fi
     local input_options="--jobs --strict --max-record --no-input-limits --deleted --mentions-from --id-column --text-column --author-column"
-    local report_options="--term --format --output --min-count --top --columns --by --tz --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
-    local pairs_options="--term --format --output --min-count --top --without-term --max-pair-mentions --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local report_options="--term --format --output --min-count --top --columns --kinds --by --tz --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local pairs_options="--term --format --output --min-count --top --kinds --without-term --max-pair-mentions --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
     local command=${words[1]}
     case $prev in
         --format)
@@ -27,6 +27,7 @@ _smashtag() {
         --mentions-from) COMPREPLY=($(compgen -W "entities text" -- "$cur")); return ;;
         --deleted) COMPREPLY=($(compgen -W "skip include" -- "$cur")); return ;;
         --min-count|--top|--max-pair-mentions|--jobs|-j|--max-record|-t|--term|--since|--until|--lang|--columns|--tz|--wait) return ;;
+        --kinds) COMPREPLY=($(compgen -W "hashtag,user hashtag user symbol url host domain poster" -- "$cur")); return ;;
         --id-column|--text-column|--author-column) return ;;
         --stats|-o|--output|--store) _filedir; return ;;
     esac

@@ -64,6 +64,9 @@ struct AggregateCommand: Command {
                             [default: 200]
         --columns LIST      The report's columns, as for `smashtag report`
                             [default: term,type,mention,count]
+        --kinds LIST        The kinds of mention reported, as for `smashtag
+                            report`: give extract the same (others in the
+                            lines are passed over) [default: hashtag,user]
         --by UNIT, --tz ZONE
                             A series over time, as for `smashtag report`;
                             the input must come from `extract --by`

@@ -50,6 +50,10 @@ struct ExtractCommand: Command {
                               with display, originals, retweets or authors the
                               lines are format version 2, which also carries
                               each tweet's kind, author and spellings
+        --kinds LIST          The kinds of mention written, as for `smashtag
+                              report` (each line's mention starts with its kind's
+                              sign: # @ $, + url, ^ host, = domain, ! poster)
+                              [default: hashtag,user]
         --by UNIT             Carry each tweet's creation time (version 2) and
                               leave out tweets of unknown time, for
                               `aggregate --by` (any unit and --tz there)

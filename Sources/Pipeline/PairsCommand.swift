@@ -15,7 +15,7 @@ struct PairsCommand: Command {
         smashtag extract ... | smashtag aggregate --pairs [options]
 
     Among the distinct tweets matching each term, counts the unordered pairs
-    of distinct mentions (hashtags and users) one tweet carries: a pair's
+    of distinct mentions (hashtags and users, or the kinds of --kinds) one tweet carries: a pair's
     weight is the number of those tweets carrying both. #x and @x are two
     mentions; a tweet writing #Foo and #foo carries one (no pair). Terms,
     inputs, dedup (the first copy of a tweet counts) and --store are as for
@@ -37,6 +37,10 @@ struct PairsCommand: Command {
                             temporary file renamed into place), not stdout
         --min-count N       Leave out pairs of weight under N [default: 2]
         --top N             Keep the N heaviest pairs of each term [default: all]
+        --kinds LIST        The kinds of mention paired, as for `smashtag report`
+                            (hashtag, user, symbol, url, host, domain, poster);
+                            mentions of every kind sort by their printed bytes
+                            [default: hashtag,user]
         --without-term      Leave out pairs holding the term's own mention (#tag
                             and @name terms; from:, word and * have none)
         --max-pair-mentions N
@@ -90,7 +94,7 @@ struct PairsCommand: Command {
     static let usageLine = "usage: smashtag pairs TERM [PATH...] [options]"
 
     /// Every option `pairs` takes, built from the option groups' own names (for "did you mean").
-    static let options = ["--help", "--term", "--min-count", "--top", "--without-term", "--max-pair-mentions", "--progress", "--stats"]
+    static let options = ["--help", "--term", "--min-count", "--top", "--kinds", "--without-term", "--max-pair-mentions", "--progress", "--stats"]
         + ReportOutput.options + StoreOptions.names + InputOptions.names + FilterOptions.filterNames
 
     /// Parses the arguments after `pairs`.

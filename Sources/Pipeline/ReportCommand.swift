@@ -4,7 +4,7 @@ import Stages
 /// `smashtag report`: options, wiring of the stages, output, exit status.
 struct ReportCommand: Command {
     static let usage = """
-    smashtag report — popularity of hashtags and users among matching tweets
+    smashtag report — popularity of hashtags, users, links and more among matching tweets
 
     USAGE:
         smashtag report TERM [PATH...] [options]
@@ -19,10 +19,15 @@ struct ReportCommand: Command {
         #tag        tweets whose hashtags include tag (exactly: #thanku ≠ #thankunext)
         @name       tweets that mention @name (mentions, not authorship)
         from:name   tweets written by @name
+        $sym        tweets whose cashtags include sym ($aapl)
+        domain:NAME tweets with a link whose host is NAME or under it
+                    (domain:bbc.co.uk: news.bbc.co.uk, not notbbc.co.uk)
+        url:LINK    tweets with a link of LINK's key (tracking items,
+                    fragment, default port and trailing / aside)
         word        tweets whose full text holds word as a whole word
         *           every tweet
-        A retweet carries the retweeted tweet's mentions and author. Each tweet
-        counts once per term, however often it is read (deduplicated by id).
+        A retweet carries the retweeted tweet's mentions, links and author. Each
+        tweet counts once per term, however often it is read (deduplicated by id).
 
     INPUTS:
         Files, folders (walked recursively; hidden entries and media/web files
@@ -67,7 +72,14 @@ struct ReportCommand: Command {
                             mode and links kept), or into a FIFO or device
                             (- is standard output, when not a terminal for xlsx)
         --min-count N       Leave out mentions counted fewer than N times [default: 2]
-        --top N             Keep the first N hashtags and N users of each term [default: all]
+        --top N             Keep the first N rows of each type of each term [default: all]
+        --kinds LIST        The kinds of mention counted, printed in this order:
+                            hashtag, user, symbol ($aapl), url (a link's key:
+                            host, port, path and query without tracking items),
+                            host (without www.), domain (registrable, by the
+                            system's Public Suffix List), poster (who wrote the
+                            tweet; for a retweet, who retweeted)
+                            [default: hashtag,user]
         --columns LIST      Columns, in order, from term, type, mention, count,
                             display (the most frequent spelling, #Stanford),
                             originals, retweets, authors (distinct authors)
