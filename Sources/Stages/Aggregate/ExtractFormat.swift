@@ -168,7 +168,7 @@ public final class ExtractWriter: PartSink {
         if withFacts || withTimes { return addWithFacts(e) }
         let keys = e.keys.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
-            let id = String(e.tweetIDs[i])
+            let id = PostIdentity.text(of: e.tweetIDs[i])
             var mask = e.termMasks[i]
             let mentions = e.mentions(of: i)
             while mask != 0 {
@@ -196,7 +196,7 @@ public final class ExtractWriter: PartSink {
         let keys = e.keys.map(ExtractFormat.escape)
         let spellings = e.spellingStrings.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
-            let id = String(e.tweetIDs[i])
+            let id = PostIdentity.text(of: e.tweetIDs[i])
             var mask = e.termMasks[i]
             let mentions = e.mentions(of: i)
             var opening = ""
@@ -410,7 +410,7 @@ public final class ExtractReader: RecordHandler {
             guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
                 return bad("a term that is not in the header")
             }
-            guard let id = UInt64(fields[2]) else { return bad("a tweet id that is not an unsigned 64-bit integer") }
+            guard let id = PostIdentity.parse(fields[2]) else { return bad("a tweet id that is not an unsigned 64-bit integer") }
             if v2 && !isM {
                 // Version 2: a T line opens every copy.
                 var time: Int64?

@@ -71,6 +71,7 @@ extension TermPairs {
 /// was read: a file (or member) and line for a dump or an extract line, the
 /// tweet's id alone for a store.
 public struct OverLimitTweet: Sendable {
+    /// Its identity (`PostIdentity`).
     public var id: UInt64
     /// Its distinct mentions.
     public var mentions: Int
@@ -91,7 +92,7 @@ public struct OverLimitTweet: Sendable {
         var place = origin?.description ?? ""
         if let line { place += (place.isEmpty ? "" : ", ") + "line \(line)" }
         if let element { place += ", element \(element.index) (byte \(element.offset))" }
-        return (place.isEmpty ? "" : place + ": ") + "tweet \(id) carries \(mentions) distinct mentions"
+        return (place.isEmpty ? "" : place + ": ") + "tweet \(PostIdentity.text(of: id)) carries \(mentions) distinct mentions"
     }
 }
 

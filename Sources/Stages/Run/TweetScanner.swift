@@ -151,7 +151,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let kept = consumer.take(tweet, in: record, table: table, mentions: mentions,
                                  reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
         if kept, mentions.ids.count > pairLimit {
-            var t = OverLimitTweet(id: tweet.id, mentions: mentions.ids.count, origin: origin, line: line)
+            var t = OverLimitTweet(id: PostIdentity.of(tweetID: tweet.id), mentions: mentions.ids.count, origin: origin, line: line)
             t.element = element
             tally.overLimit.append(t)
         }

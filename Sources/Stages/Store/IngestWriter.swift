@@ -68,7 +68,9 @@ final class IngestWriter {
         try begin()
         let global = try mentionIDs(for: chunk.keys)
         for i in 0..<chunk.count {
-            ids.append(Int64(bitPattern: chunk.tweetIDs[i]))
+            // The store keys a tweet by its id's 64 bits (a part's numbers of 2^63 and more are interned).
+            guard let tweetID = PostIdentity.tweetID(of: chunk.tweetIDs[i]) else { continue }
+            ids.append(Int64(bitPattern: tweetID))
             createdAt.append(chunk.times[i] == PostPart.unknownTime ? nil : chunk.times[i])
             authors.append(chunk.authors[i] < 0 ? nil : global[Int(chunk.authors[i])])
             for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }

@@ -118,7 +118,7 @@ extension Store {
                     }
                 }
             }
-            chunk.append(id: UInt64(bitPattern: id), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
+            chunk.append(id: PostIdentity.of(tweetID: UInt64(bitPattern: id)), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
                          author: author, unknown: kind == nil, spellings: pairs, time: time)
             if chunk.count >= 50_000 { aggregator.add(chunk.take()) }
         }

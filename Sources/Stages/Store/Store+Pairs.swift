@@ -106,7 +106,7 @@ struct PairScan {
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
                 if !pairsAdded, !noted {
-                    overLimit.note(OverLimitTweet(id: UInt64(bitPattern: posts.id), mentions: set.count))
+                    overLimit.note(OverLimitTweet(id: PostIdentity.of(tweetID: UInt64(bitPattern: posts.id)), mentions: set.count))
                     noted = true
                 }
                 guard set.count >= 2, pairsAdded else { continue }
