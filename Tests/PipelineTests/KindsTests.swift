@@ -196,3 +196,18 @@ extension KindsTests {
         XCTAssertGreaterThan(screened.stdout.split(separator: "\n").filter { $0.hasPrefix("domain:twitter.com,") }.count, 5)
     }
 }
+
+extension KindsTests {
+    /// A retweet of a quote: the retweet's own entities (v1.1 repeats the
+    /// retweeted tweet's) hold the quoted tweet's permalink, which is no link
+    /// of the quote, so none of the retweet either (SPEC §13). By hand: only
+    /// example.com counts, on both tweets.
+    func testARetweetOfAQuoteCarriesNoPermalink() throws {
+        let quote = #"{"id_str":"20","text":"q","user":{"screen_name":"qa"},"quoted_status_id_str":"10","entities":{"urls":[{"url":"https://t.co/p","expanded_url":"https://twitter.com/orig/status/10"},{"url":"https://t.co/e","expanded_url":"https://example.com/x"}]}}"#
+        let retweet = #"{"id_str":"30","text":"RT @qa: q","user":{"screen_name":"rt"},"retweeted_status":"# + quote
+            + #","entities":{"urls":[{"url":"https://t.co/p","expanded_url":"https://twitter.com/orig/status/10"},{"url":"https://t.co/e","expanded_url":"https://example.com/x"}]}}"#
+        let r = try Smashtag.report(["*", "-", "--kinds", "url,domain", "--min-count", "1", "--format", "csv", "-q"],
+                                    stdin: Data((quote + "\n" + retweet + "\n").utf8))
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n*,url,example.com/x,2\n*,domain,example.com,2\n")
+    }
+}

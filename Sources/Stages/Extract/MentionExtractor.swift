@@ -24,11 +24,14 @@ public struct EntitiesExtractor: MentionExtractor {
     public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
         add(tweet.hashtags, tweet.users, record, table, &mentions)
         if kinds.has(.symbol) { add(tweet.symbols, .symbol, record, table, &mentions) }
-        if kinds.hasLinks { MentionLinks.add(tweet.links, quoted: tweet.quoted, kinds, record, table, &mentions) }
+        // A retweet's own entities repeat its retweeted tweet's: the permalink of the tweet that one quotes is no link either.
+        if kinds.hasLinks {
+            MentionLinks.add(tweet.links, quoted: tweet.quoted, also: tweet.retweeted?.quoted, kinds, record, table, &mentions)
+        }
         if let rt = tweet.retweeted {
             add(rt.hashtags, rt.users, record, table, &mentions)
             if kinds.has(.symbol) { add(rt.symbols, .symbol, record, table, &mentions) }
-            if kinds.hasLinks { MentionLinks.add(rt.links, quoted: rt.quoted, kinds, record, table, &mentions) }
+            if kinds.hasLinks { MentionLinks.add(rt.links, quoted: rt.quoted, also: tweet.quoted, kinds, record, table, &mentions) }
             if kinds.has(.user), let author = record.name(rt.author) {
                 mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
             }
@@ -72,11 +75,13 @@ enum MentionLinks {
     /// Adds the url, host and domain (as `kinds` asks) of each link string
     /// of `spans`, but for links that are no link (another scheme) and the
     /// permalink of the tweet `quoted`, the one the tweet quotes.
-    static func add(_ spans: Range<Int>, quoted: UInt64?, _ kinds: MentionKinds, _ record: DecodedRecord,
+    static func add(_ spans: Range<Int>, quoted: UInt64?, also other: UInt64? = nil, _ kinds: MentionKinds, _ record: DecodedRecord,
                     _ table: MentionTable, _ mentions: inout MentionSet) {
         for i in spans {
             let s = record.spans[i]
-            add(link: table.id(raw: record.bytes(s), escaped: s.escaped, kind: .url), quoted: quoted, kinds, table, &mentions)
+            guard let id = table.id(raw: record.bytes(s), escaped: s.escaped, kind: .url) else { continue }
+            if let other, LinkKey.isQuotePermalink(table.key(Int(id)).unsigned, quotedID: other) { continue }
+            add(link: id, quoted: quoted, kinds, table, &mentions)
         }
     }
 
