@@ -130,7 +130,6 @@ struct PairsCommand: Command {
                                             reads: "reads pairs from the store alone", then: "ask without paths")
         // A GEXF document holds one graph: one term (a choice, written in the README).
         try output.check(terms: terms)
-        if store != nil { try Terms.checkStoreKinds(filters.kinds, terms: terms) }
     }
 
     /// Says on stderr (unless `quiet`) which matching tweets added no pairs
@@ -170,7 +169,7 @@ struct PairsCommand: Command {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
             let (pairs, overLimit) = try store.pairs(terms, minCount: minCount, top: top, withoutTerm: withoutTerm,
-                                                     filter: filters.filter, maxMentions: maxMentions)
+                                                     filter: filters.filter, kinds: filters.kinds, maxMentions: maxMentions)
             let console = Console(quiet: quiet)
             if let status = output.write(pairs, console: console, interrupts: nil) { return status }
             Self.warn(overLimit, quiet: quiet)

@@ -6,7 +6,7 @@ extension ReportCommand {
     /// filters and the columns (SPEC §12.2 to §12.4).
     func seriesFromStore(_ store: Store, _ path: String, _ buckets: TimeBuckets, started: DispatchTime) throws -> Int32 {
         let series = try store.series(terms, buckets: buckets, minCount: minCount, top: top, filter: filters.filter,
-                                      facts: filters.columns.facts)
+                                      facts: filters.facts)
         let interrupts = InterruptHandler(control: RunControl(strict: false))
         defer { interrupts.cancel() }
         let document = ReportDocument(reports: series.reports, summary: storeSummaryItems(path, tweets: try store.tweetCount),
@@ -45,10 +45,10 @@ extension ReportCommand {
             let reports: [TermReport]
             if filter.isActive || !columns.isStandard {
                 // SPEC §12's options: one pass over the stored tweets with their kind, language and spellings.
-                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, facts: columns.facts)
+                filtered = try store.reports(terms, minCount: minCount, top: top, filter: filter, facts: filters.facts)
                 reports = filtered!.reports
             } else {
-                reports = try store.reports(terms, minCount: minCount, top: top)
+                reports = try store.reports(terms, minCount: minCount, top: top, kinds: filters.kinds)
             }
             let interrupts = InterruptHandler(control: RunControl(strict: false))
             defer { interrupts.cancel() }

@@ -225,7 +225,6 @@ struct ReportCommand: Command {
                                                                command: "report", reads: "reports from the store alone",
                                                                then: "report without paths")
         buckets = try filters.timeBuckets()
-        if store != nil { try Terms.checkStoreKinds(filters.kinds, terms: terms) }
     }
 
     /// Every option `report` takes, built from the option groups' own names (for "did you mean").

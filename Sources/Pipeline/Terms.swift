@@ -61,17 +61,3 @@ enum Terms {
         return max(1, split)
     }
 }
-
-extension Terms {
-    /// A store keeps hashtags and users (SPEC §10); the kinds of SPEC §13
-    /// (symbols, links, hosts, domains, posters) and the terms that need
-    /// them are answered from dumps or `extract | aggregate` for now: a
-    /// usage error that says so, never an empty table.
-    static func checkStoreKinds(_ kinds: MentionKinds, terms: [Term]) throws(UsageError) {
-        let needed = kinds.union(Term.kinds(matching: terms)).subtracting(.standard)
-        guard !needed.isEmpty else { return }
-        throw UsageError("this store keeps hashtags and users only, not \(needed.ordered.map(\.plural).joined(separator: ", ")) "
-                         + "(SPEC §13): report on the dumps themselves (smashtag report TERM PATH... --kinds "
-                         + "\(kinds.names)), or through smashtag extract | smashtag aggregate")
-    }
-}

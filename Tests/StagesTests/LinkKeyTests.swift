@@ -223,4 +223,36 @@ final class LinkKeyTests: XCTestCase {
         XCTAssertEqual(k, "mobile.twitter.com/jack/status/1234567890123456789?s=20")
         XCTAssertTrue(LinkKey.isQuotePermalink(k, quotedID: 1_234_567_890_123_456_789))
     }
+
+    // MARK: A link for a key (export)
+
+    /// `link(ofKey:)` writes a link whose key is the key again, and the
+    /// hand-worked link for each rule it must undo: a kept port 80 (https),
+    /// kept port 443 (http), a path ending in `/` (one more), a host ending
+    /// in `.` (one more), the `/` path a `//` makes, a query on no path.
+    func testALinkForAKeyHasThatKey() {
+        let cases: [(key: String, link: String)] = [
+            ("www.example.com/a?id=3", "http://www.example.com/a?id=3"),
+            ("x.org:80", "https://x.org:80"),
+            ("x.org:443/p", "http://x.org:443/p"),
+            ("x.com/a/", "http://x.com/a//"),
+            ("x.com/", "http://x.com//"),
+            ("example.com.", "http://example.com.."),
+            ("example.com.:8080/q", "http://example.com..:8080/q"),
+            ("x.com?a=b@c", "http://x.com?a=b@c"),
+            ("[::1]:8080/x", "http://[::1]:8080/x"),
+            ("[::1]", "http://[::1]"),
+            ("bücher.de", "http://bücher.de"),
+            ("x.com/a/?q=1", "http://x.com/a//?q=1"),
+        ]
+        for (key, link) in cases {
+            XCTAssertEqual(LinkKey.link(ofKey: key), link, key)
+            assertKey(link, key)
+        }
+        // Every key made from these strings comes back from its link.
+        for s in ["https://Example.com:80//", "http://a.b.c.:443/x//?utm_source=1&k=v#f", "HTTPS://u:p@[::1]:80/?", "x.y/%2F/", "h.io:0/"] {
+            guard let key = LinkKey.key(s) else { XCTFail(s); continue }
+            assertKey(LinkKey.link(ofKey: key), key)
+        }
+    }
 }

@@ -33,11 +33,12 @@ final class StoreIngestTests: XCTestCase {
         let a = try folder.write("a.jsonl", [tweet(1, "ann", ["Foo", "bar"]), tweet(2, "bob", ["foo"])].joined(separator: "\n") + "\n")
         let b = try folder.write("b.jsonl", [tweet(3, "ann", ["FOO", "baz"]), tweet(4, "cy", ["Bar", "Foo"])].joined(separator: "\n") + "\n")
         try store.ingest([a])
-        XCTAssertEqual(try store.count("mention"), 4, "#foo #bar @ann @bob")
+        // The authors are posters too (SPEC §13: `!ann`), kept with the other kinds.
+        XCTAssertEqual(try store.count("mention"), 6, "#foo #bar @ann @bob !ann !bob")
         try store.ingest([b])
-        XCTAssertEqual(try store.count("mention"), 6, "and #baz @cy")
-        XCTAssertEqual(try store.db.integer("SELECT count(DISTINCT key) FROM mention"), 6)
-        XCTAssertEqual(try store.db.integer("SELECT max(id) - min(id) + 1 FROM mention"), 6, "numbered on from the stored ones")
+        XCTAssertEqual(try store.count("mention"), 9, "and #baz @cy !cy")
+        XCTAssertEqual(try store.db.integer("SELECT count(DISTINCT key) FROM mention"), 9)
+        XCTAssertEqual(try store.db.integer("SELECT max(id) - min(id) + 1 FROM mention"), 9, "numbered on from the stored ones")
         XCTAssertEqual(try store.db.integer("SELECT count(DISTINCT text) FROM spelling"), try store.db.integer("SELECT count(*) FROM spelling"))
         // Every tweet's links (in its row) point at the one #foo, whichever run stored it.
         let foo = try XCTUnwrap(try store.db.integer("SELECT id FROM mention WHERE key = '#foo'"))

@@ -78,6 +78,32 @@ public enum LinkKey {
         return String(Substring(authority))
     }
 
+    /// A link string whose key is `key` again (`key(link(ofKey: k)) == k`):
+    /// what a snapshot (`smashtag export`) writes, so an import counts the
+    /// same links. `http://` unless the key keeps port 80 (then `https://`),
+    /// one `.` more after a host that ends in one, and one `/` more after a
+    /// path that ends in one: the key's steps take those away again.
+    public static func link(ofKey key: String) -> String {
+        let u = key.utf8
+        let authorityEnd = u.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? u.endIndex
+        var host = Substring(u[u.startIndex..<authorityEnd])
+        var port: Substring?
+        if let colon = host.utf8.lastIndex(of: UInt8(ascii: ":")), !host.utf8[colon...].contains(UInt8(ascii: "]")) {
+            port = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        let rest = Substring(u[authorityEnd...])
+        let queryStart = rest.utf8.firstIndex(of: UInt8(ascii: "?")) ?? rest.endIndex
+        var link = port == "80" ? "https://" : "http://"
+        link += host
+        if host.hasSuffix(".") { link += "." }
+        if let port { link += ":" + port }
+        link += rest[..<queryStart]
+        if rest[..<queryStart].hasSuffix("/") { link += "/" }
+        link += rest[queryStart...]
+        return link
+    }
+
     /// Whether the link key `key` points at the tweet with id `quotedID` (a
     /// tweet's own quoted tweet, never counted as a link): host `twitter.com`
     /// or `x.com`, bare or under `www.` or `mobile.` (no port), and path

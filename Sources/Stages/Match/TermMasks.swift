@@ -24,9 +24,13 @@ public struct TermMasks: Sendable {
     /// Ids below this are kept in arrays indexed by id.
     static let denseLimit = 1 << 16
 
-    /// - Parameter id: the id of a mention key in the numbering the posts
-    ///   come in (nil when it has none: the term then matches nothing).
-    public init(terms: [Term], id: (String) -> Int?) {
+    /// - Parameters:
+    ///   - id: the id of a mention key in the numbering the posts come in
+    ///     (nil when it has none: the term then matches nothing).
+    ///   - hosts: for the `domain:` term at an index, the ids of the hosts
+    ///     under it, when the numbering knows them all beforehand (a store's);
+    ///     a scan of dumps matches hosts by name as it meets them (`domainMask`).
+    public init(terms: [Term], id: (String) -> Int?, hosts: (Int) -> [Int] = { _ in [] }) {
         var mentions: [(id: Int, mask: UInt64)] = [], authors: [(id: Int, mask: UInt64)] = []
         var all: UInt64 = 0
         var domains: [(name: String, bit: UInt64)] = []
@@ -43,7 +47,9 @@ public struct TermMasks: Sendable {
             case .symbol, .url:
                 guard let key = term.mentionKey, let id = id(key), id >= 0 else { continue }
                 add(id, bit, to: &mentions)
-            case .domain: domains.append((term.key, bit))
+            case .domain:
+                domains.append((term.key, bit))
+                for h in hosts(i) where h >= 0 { add(h, bit, to: &mentions) }
             case .word: break
             }
         }

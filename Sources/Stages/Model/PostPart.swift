@@ -27,12 +27,13 @@ public struct PostFields: Sendable, Equatable {
     /// Whether any of the columns' facts is asked for (spellings, kinds, authors).
     public var any: Bool { spellings || kinds || authors }
 
-    /// Everything the store keeps of a post.
+    /// Everything the store keeps of a post: every kind of mention among it (schema v6).
     public static func stored(texts: Bool) -> PostFields {
         var f = PostFields.all
         f.times = true
         f.languages = true
         f.texts = texts
+        f.mentionKinds = .every
         return f
     }
 }

@@ -94,6 +94,8 @@ extension Store {
                                 extractor: options.extractor)
         engine.batchBytes = options.batchBytes
         engine.policy = options.policy
+        // The store keeps every kind of mention (SPEC §13, schema v6); a report picks its kinds.
+        engine.kinds = .every
         let chunkSize = min(options.batchSize, 8192)
         engine.batchRecords = chunkSize
         engine.capacity = 16

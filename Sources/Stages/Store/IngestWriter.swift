@@ -372,6 +372,13 @@ final class IngestWriter {
             try s.bind(p, new[row].id)
             try s.bind(p + 1, new[row].key)
         }
+        // A tracked `domain:` term matches the hosts under it, new ones among them.
+        for t in tracked.indices where tracked[t].term.term.kind == .domain {
+            let name = tracked[t].term.term.key
+            for (id, key) in new where key.signedKind == .host && TermMasks.host(key.unsigned, isUnder: name) {
+                tracked[t].term.hosts.append(id)
+            }
+        }
         return result
     }
 

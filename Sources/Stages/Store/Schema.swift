@@ -33,11 +33,12 @@
 ///
 /// Tweets are keyed by their id (the unsigned 64-bit id stored as the signed
 /// integer with the same bits), so the primary key is the dedup of SPEC §6.
-/// Mention keys are signed and normalised (`#swift`, `@nasa`); an author is
-/// the mention key of its screen name.
+/// Mention keys are signed and normalised (`#swift`, `@nasa`; from v6 every
+/// kind of `MentionKind`: `$aapl`, `+example.com/a`, `^example.com`,
+/// `=example.com`, `!nasa`); an author is the mention key of its screen name.
 enum Schema {
     /// The version this smashtag writes.
-    static let current: Int64 = 5
+    static let current: Int64 = 6
 
     /// `smtg`: the `application_id` of a smashtag store.
     static let applicationID: Int64 = 0x736D_7467
@@ -183,7 +184,24 @@ enum Schema {
         DROP TABLE tweet;
         ALTER TABLE tweet_v5 RENAME TO tweet;
         """,
+        // 5 → 6: every kind of mention of SPEC §13 in a tweet's links: its
+        // symbols (`$aapl`), links (`+example.com/a`), their hosts (`^…`) and
+        // domains (`=…`) and its poster (`!name`) are mentions as hashtags
+        // are, so every scan, count and pair of the store reads them as it
+        // reads hashtags, and a report picks its kinds by the key's sign. The
+        // tables do not change. Tweets stored before kept none of them: a
+        // store that held tweets says so in `tweets_without_kinds` (their
+        // number at the upgrade), and a report that needs a new kind from it
+        // is refused with what to do, never answered with an empty table.
+        """
+        INSERT INTO setting(key, value)
+            SELECT '\(withoutKindsSetting)', CAST(count(*) AS TEXT) FROM tweet HAVING count(*) > 0;
+        """,
     ]
+
+    /// The setting that counts the tweets a store held when it was upgraded
+    /// to version 6: they carry hashtags and users only (SPEC §13).
+    static let withoutKindsSetting = "tweets_without_kinds"
 
     /// SQL for the seconds of the snowflake time of tweet id `id` (as
     /// `CreatedAt.fromSnowflake`, on the id stored as a signed integer), 0

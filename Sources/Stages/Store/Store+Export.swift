@@ -9,7 +9,9 @@
 ///
 /// Keys are the store's normalised ones (the snapshot's format since
 /// schema v1; spellings stay in the store, so an imported store's `display`
-/// is its keys). A tweet's `lang` and a retweet's `referenced_tweets`
+/// is its keys). Symbols are `entities.cashtags`, links `entities.urls` (v6;
+/// each as a link whose key is the stored one, `LinkKey.link(ofKey:)`);
+/// hosts, domains and the poster follow from the links and the author. A tweet's `lang` and a retweet's `referenced_tweets`
 /// (`{"type":"retweeted"}`) come along, so `--lang` and `--retweets` answer
 /// the same after an import. `created_at`, `author`, `text`, `lang` and
 /// `entities` are left out when the store does not have them (v2 leaves out
@@ -38,11 +40,17 @@ extension Store {
         var count = 0
         while try tweets.step() {
             let id = tweets.int64(0)
-            var hashtags: [String] = [], users: [String] = []
+            var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
             Links.mentions(tweets.blob(6), into: &set)
             for m in set {
-                if let key = keys[m] {
-                    if key.signedKind == .hashtag { hashtags.append(key.unsigned) } else { users.append(key.unsigned) }
+                guard let key = keys[m] else { continue }
+                switch key.signedKind {
+                case .hashtag: hashtags.append(key.unsigned)
+                case .user: users.append(key.unsigned)
+                case .symbol: symbols.append(key.unsigned)
+                case .url: urls.append(LinkKey.link(ofKey: key.unsigned))
+                // Hosts and domains follow from the links, the poster from the author.
+                case .host, .domain, .poster, nil: break
                 }
             }
             out += "{\"id\":\"\(UInt64(bitPattern: id))\""
@@ -53,12 +61,19 @@ extension Store {
             if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
             if let lang = tweets.text(4) { out += ",\"lang\":\(JSONText.quoted(lang))" }
             if tweets.optionalInt64(5) == 1 { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
-            if !hashtags.isEmpty || !users.isEmpty {
+            if !hashtags.isEmpty || !users.isEmpty || !symbols.isEmpty || !urls.isEmpty {
                 out += ",\"entities\":{\"hashtags\":["
                     + hashtags.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",")
                     + "],\"mentions\":["
                     + users.sorted().map { "{\"username\":\(JSONText.quoted($0))}" }.joined(separator: ",")
-                    + "]}"
+                    + "]"
+                if !symbols.isEmpty {
+                    out += ",\"cashtags\":[" + symbols.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",") + "]"
+                }
+                if !urls.isEmpty {
+                    out += ",\"urls\":[" + urls.sorted().map { "{\"expanded_url\":\(JSONText.quoted($0))}" }.joined(separator: ",") + "]"
+                }
+                out += "}"
             }
             out += "}\n"
             count += 1

@@ -56,6 +56,7 @@ extension Store {
         if !text, let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
+        try checkKinds(aggregator.facts.mentionKinds, terms: terms)
         try db.beginRead()
         defer { db.endRead() }
         let facts = aggregator.facts, bucketed = aggregator.buckets != nil
@@ -72,9 +73,11 @@ extension Store {
         // Spellings that are capitals of their key, as made once each.
         struct Cased: Hashable { var mention: Int64, mask: UInt64 }
         var cased: [Cased: String] = [:]
-        let targets = StoredTerms(terms.map { term in
-            StoredTerm(term, mention: term.mentionKey.flatMap { key in keys.first { $0.value == key }?.key })
-        })
+        var stored: [StoredTerm] = []
+        for term in terms { stored.append(try storedTerm(term)) }
+        let targets = StoredTerms(stored)
+        let counted = try countedMentions(facts.mentionKinds)
+        var kept: [Int64] = []
 
         var result = FilteredReports(reports: [])
         var fields = facts
@@ -86,7 +89,7 @@ extension Store {
         defer { posts.done() }
         while try posts.next() {
             let id = posts.id
-            let set = posts.mentions, written = posts.written
+            let written = posts.written
             result.tweets += 1
             let time = posts.time, kind = posts.kind
             // With --by, a tweet of unknown time is left out before matching (SPEC §12.4).
@@ -118,6 +121,8 @@ extension Store {
                     }
                 }
             }
+            // The kinds the report counts (`--kinds`): the others are in the links too (schema v6).
+            let set = counted.filter(posts.mentions, into: &kept)
             chunk.append(id: PostIdentity.of(tweetID: UInt64(bitPattern: id)), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
                          author: author, unknown: kind == nil, spellings: pairs, time: time)
             if chunk.count >= 50_000 { aggregator.add(chunk.take()) }

@@ -16,18 +16,21 @@ extension Store {
     /// - Complexity: one pass over the tweets and their links; memory
     ///   O(terms × (distinct mentions + distinct pairs)).
     public func pairs(_ terms: [Term], minCount: Int, top: Int?, withoutTerm: Bool, filter: TweetFilter = TweetFilter(),
+                      kinds: MentionKinds = .standard,
                       maxMentions: Int = OverLimitTweets.defaultLimit) throws -> (pairs: [TermPairs], overLimit: OverLimitTweets) {
         if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
+        try checkKinds(kinds, terms: terms)
         try db.beginRead()
         defer { db.endRead() }
         var targets: [StoredTerm] = []
         for term in terms {
-            targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
+            targets.append(try storedTerm(term))
         }
         var scan = PairScan(targets)
         scan.filter = filter
+        scan.counted = try countedMentions(kinds)
         scan.overLimit = OverLimitTweets(limit: maxMentions)
         let tallies = try scan.run(db)
         var wanted = Set<Int64>()
@@ -75,6 +78,8 @@ struct PairScan {
     var filter = TweetFilter()
     /// `--max-pair-mentions`, and the matching tweets over it the scan met (by id).
     var overLimit = OverLimitTweets()
+    /// The kinds paired (`--kinds`): the links hold every kind (schema v6).
+    var counted = CountedMentions(ids: nil)
 
     init(_ targets: [StoredTerm]) { terms = StoredTerms(targets) }
 
@@ -94,9 +99,10 @@ struct PairScan {
         }
         var posts = try StoredPosts(db, columns: terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
         defer { posts.done() }
+        var kept: [Int64] = []
         while try posts.next() {
             if filter.isActive, posts.judged(by: filter) != .kept { continue }
-            let set = posts.mentions
+            let set = counted.filter(posts.mentions, into: &kept)
             let pairsAdded = set.count <= overLimit.limit
             var noted = false
             var mask = posts.mask(terms)

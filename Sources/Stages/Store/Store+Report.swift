@@ -22,15 +22,17 @@ extension Store {
 
     /// The reports of `terms`, in the order given.
     ///
-    /// - Throws: `TermNeedsText` for a word term on a store without text
-    ///   (checked before anything is read); `StoreError`.
+    /// - Throws: `TermNeedsText` for a word term on a store without text,
+    ///   `KindsNotKept` for kinds the store's older tweets lack (both checked
+    ///   before anything is read); `StoreError`.
     /// - Complexity: a tracked term reads its kept rows; the others share
     ///   one pass over the links (and the tweets, when a term needs them),
     ///   split between the cores.
-    public func reports(_ terms: [Term], minCount: Int, top: Int?) throws -> [TermReport] {
+    public func reports(_ terms: [Term], minCount: Int, top: Int?, kinds: MentionKinds = .standard) throws -> [TermReport] {
         if !(try keepsText), let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
+        try checkKinds(kinds, terms: terms)
         var attempt = 0
         while true {
             // One read transaction: every term sees the same committed state.
@@ -50,9 +52,10 @@ extension Store {
             for term in terms {
                 let c = counts[term]!
                 let keys = try mentionKeys(for: c.mentions.filter { $0.value >= minCount }.map(\.key))
+                // The links hold every kind (schema v6): the report keeps those of `kinds`.
                 reports.append(TermReport(term: term, tweets: c.tweets,
                                           counts: c.mentions.lazy.compactMap { m in keys[m.key].map { ($0, m.value) } },
-                                          minCount: minCount, top: top))
+                                          minCount: minCount, top: top, kinds: kinds))
             }
             return reports
         }
@@ -69,7 +72,7 @@ extension Store {
         guard !terms.isEmpty else { return [:] }
         var targets: [StoredTerm] = []
         for term in terms {
-            targets.append(StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID)))
+            targets.append(try storedTerm(term))
         }
         var setup = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount

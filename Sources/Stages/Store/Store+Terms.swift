@@ -83,7 +83,7 @@ extension Store {
     func trackedTerms() throws(StoreError) -> [(id: Int64, term: StoredTerm)] {
         var out: [(Int64, StoredTerm)] = []
         for (term, id) in try keptTerms().sorted(by: { $0.value < $1.value }) {
-            out.append((id, StoredTerm(term, mention: try term.mentionKey.flatMap(mentionID))))
+            out.append((id, try storedTerm(term)))
         }
         return out
     }

@@ -5,6 +5,8 @@ struct StoredTerm {
     /// The store's id of the term's mention key (`#tag`, `@name`; `from:name`
     /// → `@name`); nil while the store has not met it (nothing matches then).
     var mention: Int64?
+    /// For `domain:NAME`: the store's ids of the hosts under NAME (SPEC §13).
+    var hosts: [Int64] = []
     let word: WordMatch?
 
     init(_ term: Term, mention: Int64?) {
@@ -29,7 +31,7 @@ struct StoredTerms {
         self.targets = targets
         var ids: [String: Int] = [:]
         for t in targets { if let key = t.term.mentionKey, let m = t.mention { ids[key] = Int(m) } }
-        masks = TermMasks(terms: targets.map(\.term)) { ids[$0] }
+        masks = TermMasks(terms: targets.map(\.term), id: { ids[$0] }, hosts: { targets[$0].hosts.map(Int.init) })
         words = targets.indices.compactMap { i in targets[i].word.map { (i, $0) } }
     }
 
