@@ -9,9 +9,10 @@ struct IngestCommand: Command {
     USAGE:
         smashtag ingest PATH... --store FILE [options]
 
-    Keeps, for every tweet read, its id, author, creation time and mention set
-    (and its full text with --keep-text) in FILE, an SQLite database created
-    when missing. A tweet already in the store adds nothing; a file ingested
+    Keeps, for every tweet read, its id, author, creation time and mentions of
+    every kind a report's --kinds can pick (hashtags, users, symbols, links
+    with their hosts and domains, its poster), and its full text with
+    --keep-text, in FILE, an SQLite database created when missing. A tweet already in the store adds nothing; a file ingested
     before and unchanged since (same size, modification time and content
     fingerprint) is not read again; a changed file is read again and only its
     new tweets count. Reports then come from the store alone:
