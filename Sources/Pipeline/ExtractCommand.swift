@@ -149,6 +149,7 @@ struct ExtractCommand: Command {
         let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())
         if let code = setup.stopped() { return code }
         interrupts.cancel()
+        writer.writeHandles()
         writer.flush()
         if writer.closed { return 0 }
         console.reportProblems(ledger)

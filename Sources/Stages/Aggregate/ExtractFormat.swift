@@ -65,6 +65,11 @@
 /// for, and the mentions counted fewer times too (a pair weighs no more than
 /// either of its mentions' counts).
 ///
+/// After its tweets, an extract of Bluesky posts (SPEC §16) writes the
+/// handles it met, so that `aggregate` shows accounts by handle as a
+/// report does: `A DID HANDLE TIME` and `S DID HANDLE COUNT`
+/// (`ExtractWriter.writeHandles`).
+///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
 /// A tweet's lines for one term are consecutive, and they are one copy of
@@ -226,6 +231,23 @@ public final class ExtractWriter: PartSink {
                 }
             }
             if buffer.utf8.count > 1 << 16 { flush() }
+        }
+    }
+
+    /// The Bluesky handles the run met (SPEC §16), after its tweets, so
+    /// `aggregate` shows accounts as a report of the same inputs does:
+    /// `A DID HANDLE TIME` (named by an identity event or a post view at TIME,
+    /// microseconds) and `S DID HANDLE COUNT` (spelled so COUNT times in
+    /// texts). Nothing when the run met none.
+    public func writeHandles(_ book: HandleBook = .shared) {
+        let (named, spelled) = book.entries
+        for n in named {
+            buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n"
+            lines += 1
+        }
+        for s in spelled {
+            buffer += "S\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n"
+            lines += 1
         }
     }
 
@@ -395,6 +417,15 @@ public final class ExtractReader: RecordHandler {
             terms = parsed
             if pairs { pairAggregator = PairAggregator(terms: parsed, maxMentions: maxPairMentions) } else { aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets) }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
+        case "A", "S":
+            // A Bluesky handle (SPEC §16), for showing accounts: no tweet of its own.
+            finishTweet()
+            guard fields.count == 4, let did = ExtractFormat.unescape(fields[1]), let handle = ExtractFormat.unescape(fields[2]),
+                  let n = Int64(fields[3]) else {
+                return bad("a handle line is A or S, a DID, a handle and a number")
+            }
+            if fields[0] == "A" { HandleBook.shared.name(did: did, handle: handle, time: n) }
+            else { HandleBook.shared.spelled(did: did, handle: handle, count: Int(n)) }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
             let isM = fields[0] == "M"

@@ -29,7 +29,7 @@ extension TermPairs {
         // a user before a poster of the same name.
         var used = keys.indices.filter { rank[$0] == 0 }
         var printed = [String](repeating: "", count: keys.count)
-        for id in used { printed[id] = keys[id].printedKey }
+        for id in used { printed[id] = HandleBook.shared.printed(keys[id]).printedKey }
         used.sort { a, b in
             if printed[a] == printed[b] { return keys[a].precedesInUTF8(keys[b]) }
             return printed[a].precedesInUTF8(printed[b])

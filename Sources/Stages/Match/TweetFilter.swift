@@ -74,9 +74,18 @@ public struct TweetFilter: Sendable, Equatable {
             for code in codes where code.utf8.count == raw.count {
                 if zip(code.utf8, raw).allSatisfy({ $0 == ($1 &- 0x41 < 26 ? $1 | 0x20 : $1) }) { return true }
             }
-            return false
+            if !raw.contains(UInt8(ascii: ",")) { return false }
         }
-        return codes.contains(record.string(span).lowercased())
+        return Self.anyLanguage(record.string(span), in: codes)
+    }
+
+    /// Whether a post's language, or one of its languages (a Bluesky post's
+    /// `langs`, joined by `,`: SPEC §16), is one of `codes`.
+    static func anyLanguage(_ lang: String, in codes: [String]) -> Bool {
+        let lower = lang.lowercased()
+        if codes.contains(lower) { return true }
+        guard lower.contains(",") else { return false }
+        return lower.split(separator: ",").contains { codes.contains(String($0)) }
     }
 
     // MARK: Values on the command line

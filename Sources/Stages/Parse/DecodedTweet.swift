@@ -11,7 +11,18 @@ import Foundation
 /// author, full text, retweet (with the retweeted author), the mentions as
 /// written, creation time and language.
 public struct DecodedTweet {
+    /// A tweet's id; for a post of another platform (`platform`), the
+    /// `PostIdentity` number of its URI, interned by the decoder (SPEC §16).
     var id: UInt64
+    /// The platform it comes from (SPEC §16).
+    var platform = Platform.twitter
+
+    /// Its `PostIdentity` number: a tweet's id, or the URI's number the decoder interned.
+    @inline(__always)
+    var identity: UInt64 { platform == .twitter ? PostIdentity.of(tweetID: id) : id }
+    /// Its creation time when no `createdAt` says it (a Jetstream event's
+    /// `time_us`), seconds since 1970 UTC.
+    var fallbackTime: Int64?
     /// The tweet's own hashtags and user mentions as written (without the
     /// sign, escapes undone on demand): ranges into `DecodedRecord.spans`;
     /// the long form's when the tweet has one (SPEC §4).
@@ -80,7 +91,49 @@ public final class DecodedRecord {
         spans.removeAll(keepingCapacity: true)
         includedUsers.removeAll(keepingCapacity: true)
         self.base = base
+        arenaUsed = 0
+        arenaChunk = 0
     }
+
+    // MARK: Composed strings
+
+    /// Strings the record does not hold as written (SPEC §16: a Mastodon
+    /// author `user@host`, a status's text without its HTML, a tag trimmed
+    /// of white space), kept until the next record in chunks that never
+    /// move, and addressed by spans relative to `base` like the record's
+    /// own strings, so every stage reads them as it reads those.
+    private var arena: [UnsafeMutableRawBufferPointer] = []
+    private var arenaChunk = 0
+    private var arenaUsed = 0
+    private static let arenaChunkSize = 1 << 16
+
+    deinit { for chunk in arena { chunk.deallocate() } }
+
+    /// A span of the record standing for `bytes` (no escapes).
+    func composed(_ bytes: UnsafeRawBufferPointer) -> ByteSpan {
+        let n = bytes.count
+        if arenaChunk < arena.count && arena[arenaChunk].count - arenaUsed < n {
+            arenaChunk += 1
+            arenaUsed = 0
+        }
+        while arenaChunk < arena.count && arena[arenaChunk].count < n { arenaChunk += 1 }
+        if arenaChunk == arena.count {
+            arena.append(UnsafeMutableRawBufferPointer.allocate(byteCount: max(n, Self.arenaChunkSize), alignment: 8))
+            arenaUsed = 0
+        }
+        let at = arena[arenaChunk].baseAddress! + arenaUsed
+        if n > 0 { at.copyMemory(from: bytes.baseAddress!, byteCount: n) }
+        arenaUsed += n
+        let start = Int(bitPattern: at) &- Int(bitPattern: base)
+        return ByteSpan(start: start, end: start &+ n, escaped: false)
+    }
+
+    func composed(_ string: String) -> ByteSpan {
+        var s = string
+        return s.withUTF8 { composed(UnsafeRawBufferPointer($0)) }
+    }
+
+    func composed(_ bytes: [UInt8]) -> ByteSpan { bytes.withUnsafeBytes { composed($0) } }
 
     func appendSpan(_ span: ByteSpan) { spans.append(span) }
     var spanCount: Int { spans.count }
@@ -151,10 +204,11 @@ public final class DecodedRecord {
                 : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
             if let t { return t }
         }
+        guard tweet.platform == .twitter else { return tweet.fallbackTime }
         return CreatedAt.fromSnowflake(tweet.id)
     }
 
-    /// The tweet's `lang`, or nil.
+    /// The tweet's `lang`, or nil (a Bluesky post's `langs`, joined by `,`).
     func language(of tweet: DecodedTweet) -> String? {
         guard let span = tweet.lang, !span.isEmpty else { return nil }
         return string(span)

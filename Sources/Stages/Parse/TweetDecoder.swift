@@ -20,11 +20,15 @@ public final class TweetDecoder {
     /// What the current record decoded to: the parse stage's output.
     let record = DecodedRecord()
     /// Every tweet object found in the current record, top-level or nested.
-    private(set) var objects: [TweetFields] = []
+    var objects: [TweetFields] = []
+    /// What objects of other platforms hold (SPEC §16): `TweetFields.social` indexes it.
+    var socials: [SocialFields] = []
+    /// Facet byte ranges of Bluesky mentions (`SocialRecord.mentionRanges` indexes it).
+    var facetRanges: [(start: Int, end: Int)] = []
     /// Mention strings of all objects (the record's); `TweetFields` hold ranges into it.
     var spans: [ByteSpan] { record.spans }
     /// Indices into `objects` of the tweets the record stands for, in order.
-    private(set) var outputs: [Int] = []
+    var outputs: [Int] = []
     /// Indices into `objects` of a v2 page's `includes.tweets`.
     private var includedTweets: [Int] = []
 
@@ -64,7 +68,7 @@ public final class TweetDecoder {
         }
         s.skipWhitespace()
         guard s.pos == s.count else { throw JSONError(offset: s.pos, reason: .trailingBytes) }
-        for index in outputs { self.record.append(tweet(index)) }
+        for index in outputs { self.record.append(objects[index].social < 0 ? tweet(index) : socialTweet(index)) }
     }
 
     /// Object `index` as the later stages read it: long forms chosen, the
@@ -93,6 +97,8 @@ public final class TweetDecoder {
     /// Forgets the previous record; keeps the buffers' capacity.
     private func reset(base: UnsafePointer<UInt8>) {
         objects.removeAll(keepingCapacity: true)
+        socials.removeAll(keepingCapacity: true)
+        facetRanges.removeAll(keepingCapacity: true)
         record.reset(base: base)
         outputs.removeAll(keepingCapacity: true)
         includedTweets.removeAll(keepingCapacity: true)
@@ -121,22 +127,24 @@ public final class TweetDecoder {
         } else if fields.notice {
             notices += 1
         } else {
-            rejected.append(fields.idState == .invalid ? .badID : .noID)
+            rejected.append(fields.rejection)
         }
     }
 
     /// Tweets nested in a page (`data`, `statuses`, `results`, `tweet`).
-    private func containedTweet(_ s: inout JSONScanner) throws(JSONError) {
+    func containedTweet(_ s: inout JSONScanner) throws(JSONError) {
         guard try s.peek() == UInt8(ascii: "{") else {
             try s.skipValue()
             rejected.append(.notAnObject)
             return
         }
         let index = try object(&s, level: 0, top: false)
+        if objects[index].isContainer { return }
         switch objects[index].idState {
         case .valid: outputs.append(index)
-        case .invalid: rejected.append(.badID)
-        case .absent: rejected.append(.noID)
+        case .invalid, .absent:
+            // A Bluesky page's item that is no post (an event of another kind) is a notice; a tweet page's never is.
+            if objects[index].notice && objects[index].platform != .twitter { notices += 1 } else { rejected.append(objects[index].rejection) }
         }
     }
 
@@ -145,13 +153,14 @@ public final class TweetDecoder {
     /// `level` 0 is a tweet that may carry a retweeted tweet; level 1 is a
     /// nested tweet, whose own nested tweets are skipped (bounded recursion).
     /// `top` allows the page and document keys.
-    private func object(_ s: inout JSONScanner, level: Int, top: Bool) throws(JSONError) -> Int {
+    func object(_ s: inout JSONScanner, level: Int, top: Bool) throws(JSONError) -> Int {
         let index = objects.count
         objects.append(TweetFields())
         var f = TweetFields()
         try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
             try self.member(&s, key: key, fields: &f, level: level, top: top)
         }
+        if f.social >= 0 { finishSocial(&f) }
         objects[index] = f
         return index
     }
@@ -182,7 +191,7 @@ public final class TweetDecoder {
             f.author = try nameField(&s, "screen_name") ?? f.author
         case .author:
             f.hasContent = true
-            f.author = try nameField(&s, "username") ?? f.author
+            try authorField(&s, into: &f)
         case .authorID:
             f.authorID = try s.stringOrSkip()
         case .extendedTweet, .noteTweet:
@@ -208,6 +217,9 @@ public final class TweetDecoder {
             try s.skipValue()
         case .data, .includes, .statuses, .results, .tweet, .meta, .errors:
             if top { try pageMember(&s, key: key, fields: &f) } else { try s.skipValue() }
+        case .uri, .account, .content, .tags, .mentions, .card, .language, .reblog,
+             .did, .kind, .timeUS, .commit, .identity, .record, .indexedAt, .post, .posts, .feed:
+            try socialMember(&s, key: TweetKey.classify(key, s), fields: &f, level: level)
         case .other:
             try s.skipValue()
         }
@@ -353,7 +365,7 @@ public final class TweetDecoder {
         return start..<record.spans.count
     }
 
-    private func entityList(_ s: inout JSONScanner, _ name1: StaticString, _ name2: StaticString) throws(JSONError) -> Range<Int> {
+    func entityList(_ s: inout JSONScanner, _ name1: StaticString, _ name2: StaticString) throws(JSONError) -> Range<Int> {
         let start = record.spans.count
         guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return start..<start }
         try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
@@ -428,6 +440,10 @@ extension TweetDecoder {
 
 /// What the decoder found of one tweet object: offsets, never copies.
 struct TweetFields {
+    /// Index of the object's `SocialFields` in `TweetDecoder.socials`, when
+    /// it has keys of another platform (SPEC §16); -1 for a tweet.
+    var social: Int32 = -1
+    var platform = Platform.twitter
     var id: UInt64 = 0
     var idState: IDState = .absent
     var idFromStr = false
@@ -467,6 +483,16 @@ struct TweetFields {
     var notice = false
     var isContainer = false
 
+    /// Why it is not counted when its id is not valid.
+    var rejection: RejectedObject {
+        if idState == .invalid { return .badID }
+        switch platform {
+        case .twitter: return .noID
+        case .bluesky: return .noBlueskyPost
+        case .mastodon: return .noURI
+        }
+    }
+
     var ownHashtags: Range<Int> { hasLongEntities ? longHashtags : hashtags }
     var ownUsers: Range<Int> { hasLongEntities ? longUsers : users }
     var ownSymbols: Range<Int> { hasLongEntities ? longSymbols : symbols }
@@ -503,12 +529,18 @@ enum IDValue {
 /// Why an object that stood where a tweet should be was not counted.
 public enum RejectedObject: Equatable, Sendable {
     case noID, badID, notAnObject
+    /// A Mastodon status without the `uri` that is its identity (SPEC §16).
+    case noURI
+    /// A Bluesky event or view that lacks what makes it a post (DID, collection, record key, record or URI).
+    case noBlueskyPost
 
     public var message: String {
         switch self {
         case .noID: return "not a tweet: the object has no id"
         case .badID: return "not a tweet: its id is not an unsigned 64-bit decimal integer"
         case .notAnObject: return "not a tweet: expected a JSON object"
+        case .noURI: return "not a post: a Mastodon status without its uri"
+        case .noBlueskyPost: return "not a post: a Bluesky post needs its author's DID, its record and its AT-URI (or collection and record key)"
         }
     }
 }

@@ -8,6 +8,13 @@ enum TweetKey {
     case quotedIDStr, quotedID
     case data, includes, statuses, results, tweet, meta, errors
     case notice
+    /// Mastodon's Status (SPEC §16): `uri`, `account`, `content`, `tags`,
+    /// top-level `mentions`, `card`, `language`, `reblog`.
+    case uri, account, content, tags, mentions, card, language, reblog
+    /// Bluesky (SPEC §16): a Jetstream event's `did`, `kind`, `time_us`,
+    /// `commit`, `identity`; a post view's `record`, `indexedAt`; a feed
+    /// item's `post`; a page's `posts` and `feed`.
+    case did, kind, timeUS, commit, identity, record, indexedAt, post, posts, feed
     case other
 
     /// Classifies the key `span` of the scanner's record.
@@ -20,30 +27,51 @@ enum TweetKey {
         }
         switch span.end - span.start {
         case 2: return eq("id") ? .id : .other
+        case 3:
+            switch p[0] {
+            case UInt8(ascii: "u"): return eq("uri") ? .uri : .other
+            case UInt8(ascii: "d"): return eq("did") ? .did : .other
+            default: return .other
+            }
         case 4:
             switch p[0] {
-            case UInt8(ascii: "t"): return eq("text") ? .text : eq("type") ? .type : .other
+            case UInt8(ascii: "t"): return eq("text") ? .text : eq("type") ? .type : eq("tags") ? .tags : .other
             case UInt8(ascii: "u"): return eq("user") ? .user : .other
             case UInt8(ascii: "d"): return eq("data") ? .data : .other
             case UInt8(ascii: "m"): return eq("meta") ? .meta : .other
             case UInt8(ascii: "l"): return eq("lang") ? .lang : .other
+            case UInt8(ascii: "c"): return eq("card") ? .card : .other
+            case UInt8(ascii: "k"): return eq("kind") ? .kind : .other
+            case UInt8(ascii: "p"): return eq("post") ? .post : .other
+            case UInt8(ascii: "f"): return eq("feed") ? .feed : .other
             default: return .other
             }
-        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : .other
+        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts : .other
         case 6:
             switch p[0] {
             case UInt8(ascii: "i"): return eq("id_str") ? .idStr : .other
             case UInt8(ascii: "a"): return eq("author") ? .author : .other
             case UInt8(ascii: "d"): return eq("delete") ? .notice : .other
             case UInt8(ascii: "e"): return eq("errors") ? .errors : .other
+            case UInt8(ascii: "r"): return eq("reblog") ? .reblog : eq("record") ? .record : .other
+            case UInt8(ascii: "c"): return eq("commit") ? .commit : .other
             default: return .other
             }
-        case 7: return eq("results") ? .results : (eq("warning") || eq("friends")) ? .notice : .other
+        case 7:
+            switch p[0] {
+            case UInt8(ascii: "r"): return eq("results") ? .results : .other
+            case UInt8(ascii: "a"): return eq("account") ? .account : .other
+            case UInt8(ascii: "c"): return eq("content") ? .content : .other
+            case UInt8(ascii: "t"): return eq("time_us") ? .timeUS : .other
+            default: return (eq("warning") || eq("friends")) ? .notice : .other
+            }
         case 8:
             switch p[0] {
             case UInt8(ascii: "e"): return eq("entities") ? .entities : .other
             case UInt8(ascii: "s"): return eq("statuses") ? .statuses : .other
-            case UInt8(ascii: "i"): return eq("includes") ? .includes : .other
+            case UInt8(ascii: "i"): return eq("includes") ? .includes : eq("identity") ? .identity : .other
+            case UInt8(ascii: "l"): return eq("language") ? .language : .other
+            case UInt8(ascii: "m"): return eq("mentions") ? .mentions : .other
             default: return .other
             }
         case 9:
@@ -51,6 +79,7 @@ enum TweetKey {
             case UInt8(ascii: "f"): return eq("full_text") ? .fullText : .other
             case UInt8(ascii: "a"): return eq("author_id") ? .authorID : .other
             case UInt8(ascii: "s"): return eq("scrub_geo") ? .notice : .other
+            case UInt8(ascii: "i"): return eq("indexedAt") ? .indexedAt : .other
             default: return .other
             }
         case 10:

@@ -36,7 +36,8 @@ public struct ReportDocument: Sendable {
 
     public init(reports: [TermReport], summary: [Item] = [], chartTop: Int = 20, columns: ReportColumns = .standard,
                 bucketed: Bool = false) {
-        self.reports = reports
+        // Bluesky accounts are counted by DID and shown by handle (SPEC §16), once every input is read.
+        self.reports = reports.map { $0.showingHandles() }
         self.summary = summary
         self.chartTop = chartTop
         self.columns = columns

@@ -5,6 +5,8 @@ public struct RunSummary: Sendable {
     public var bytes: Int64
     public var records: Int
     public var tweets: Int
+    /// Posts per platform (SPEC §16), when any is not a tweet: (twitter, bluesky, mastodon).
+    public var platforms: [(name: String, posts: Int)] = []
     /// Distinct matching tweets per term, in the order the terms were given.
     public var matched: [(term: String, tweets: Int)]
     public var duplicates: Int
@@ -36,6 +38,10 @@ public struct RunSummary: Sendable {
         bytes = stats.bytes
         records = stats.records
         tweets = stats.tweets
+        if stats.blueskyPosts + stats.mastodonPosts > 0 {
+            platforms = [(Platform.twitter.name, stats.tweets - stats.blueskyPosts - stats.mastodonPosts),
+                         (Platform.bluesky.name, stats.blueskyPosts), (Platform.mastodon.name, stats.mastodonPosts)]
+        }
         matched = reports.map { ($0.term.description, $0.tweets) }
         self.duplicates = duplicates
         notices = stats.notices
@@ -71,7 +77,12 @@ public struct RunSummary: Sendable {
     public var text: String {
         var lines: [String] = []
         // Bytes are those of the inputs as stored: a gzip's compressed size.
-        var first = "read \(Self.count(inputs, "input")) (\(Self.size(bytes)) as stored), \(Self.count(tweets, "tweet"))"
+        var first = "read \(Self.count(inputs, "input")) (\(Self.size(bytes)) as stored), "
+        if platforms.isEmpty {
+            first += Self.count(tweets, "tweet")
+        } else {
+            first += Self.count(tweets, "post") + " (" + platforms.map { "\(TableRenderer.grouped($0.posts)) \($0.name)" }.joined(separator: ", ") + ")"
+        }
         if notices > 0 { first += " (\(TableRenderer.grouped(notices)) stream notices skipped)" }
         first += " in \(Self.seconds(elapsed))"
         if elapsed > 0.05 && bytes > 0 { first += " (\(Self.size(Int64(megabytesPerSecond * 1e6)))/s)" }
@@ -114,6 +125,7 @@ public struct RunSummary: Sendable {
             ("bytes", String(bytes)),
             ("records", String(records)),
             ("tweets", String(tweets)),
+        ] + (platforms.isEmpty ? [] : [("posts_by_platform", obj(platforms.map { ($0.name, String($0.posts)) }))]) + [
             ("matched", obj(matched.map { ($0.term, String($0.tweets)) })),
             ("duplicates_dropped", String(duplicates)),
             ("notices_skipped", String(notices)),

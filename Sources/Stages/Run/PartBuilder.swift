@@ -38,7 +38,7 @@ final class PartBuilder {
     @inline(__always)
     func append(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
                 reading: TweetReading, mask: UInt64?) {
-        part.tweetIDs.append(PostIdentity.of(tweetID: tweet.id))
+        part.tweetIDs.append(tweet.identity)
         if let mask { part.termMasks.append(mask) }
         if let counted {
             // Mentions extracted for the terms alone (a `$sym` term under `--kinds hashtag,user`) are not counted.

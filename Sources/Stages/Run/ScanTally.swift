@@ -62,6 +62,9 @@ public struct RunStats: Sendable, Equatable {
     public var bytes: Int64 = 0
     public var records = 0
     public var tweets = 0
+    /// Of `tweets`, the posts of Bluesky and Mastodon (SPEC §16).
+    public var blueskyPosts = 0
+    public var mastodonPosts = 0
     /// Tweets that came with entities (or from a CSV row, which needs none).
     public var tweetsWithEntities = 0
     public var notices = 0
@@ -81,6 +84,7 @@ public struct RunStats: Sendable, Equatable {
     mutating func add(_ o: RunStats) {
         inputs += o.inputs; bytes += o.bytes; records += o.records; tweets += o.tweets
         tweetsWithEntities += o.tweetsWithEntities
+        blueskyPosts += o.blueskyPosts; mastodonPosts += o.mastodonPosts
         notices += o.notices; badRecords += o.badRecords; skippedMembers += o.skippedMembers
         filteredOut += o.filteredOut; unknownTime += o.unknownTime
         badByKind.merge(o.badByKind, uniquingKeysWith: +)

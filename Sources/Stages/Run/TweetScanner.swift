@@ -138,6 +138,11 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     private func take(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, screen: MentionScreen?,
                       fromText: Bool, line: Int, origin: Origin) {
         tally.stats.tweets += 1
+        switch tweet.platform {
+        case .twitter: break
+        case .bluesky: tally.stats.blueskyPosts += 1
+        case .mastodon: tally.stats.mastodonPosts += 1
+        }
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
             case .kept: break
@@ -151,7 +156,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         let kept = consumer.take(tweet, in: record, table: table, mentions: mentions,
                                  reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
         if kept, mentions.ids.count > pairLimit {
-            var t = OverLimitTweet(id: PostIdentity.of(tweetID: tweet.id), mentions: mentions.ids.count, origin: origin, line: line)
+            var t = OverLimitTweet(id: tweet.identity, mentions: mentions.ids.count, origin: origin, line: line)
             t.element = element
             tally.overLimit.append(t)
         }

@@ -31,6 +31,10 @@ final class IngestWriter {
     private var finishedFiles: [(state: FileState, path: String)] = []
     private var inTransaction = false
 
+    /// The Bluesky handles written so far (SPEC §16).
+    private var handles = HandleLedger()
+    /// Row ids of the posts' identities (SPEC §16).
+    private lazy var identities = StoredIdentities(db)
     /// Mention ids of the store by key, as far as this run has met them.
     private var mentionIDs: [String: Int64] = [:]
     /// How a spelling is stored (`Links.Spelling`), by its text, as far as this run has met it.
@@ -68,9 +72,8 @@ final class IngestWriter {
         try begin()
         let global = try mentionIDs(for: chunk.keys)
         for i in 0..<chunk.count {
-            // The store keys a tweet by its id's 64 bits (a part's numbers of 2^63 and more are interned).
-            guard let tweetID = PostIdentity.tweetID(of: chunk.tweetIDs[i]) else { continue }
-            ids.append(Int64(bitPattern: tweetID))
+            // A tweet id below 2^63 is its row id; any other identity is a row of `identity` (schema v7).
+            ids.append(try identities.storedID(of: chunk.tweetIDs[i]))
             createdAt.append(chunk.times[i] == PostPart.unknownTime ? nil : chunk.times[i])
             authors.append(chunk.authors[i] < 0 ? nil : global[Int(chunk.authors[i])])
             for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }
@@ -120,6 +123,7 @@ final class IngestWriter {
         try s.bind(8, Store.now())
         try s.bind(9, run)
         try s.run()
+        try handles.save(.shared, to: db)
         try db.run(Store.bumpGeneration)
         try db.commit()
         inTransaction = false

@@ -31,14 +31,17 @@
 /// snowflake id (`created_delta`, v5: 0 and no byte for nearly every tweet);
 /// `created_at` is a virtual column, so queries read the time itself.
 ///
-/// Tweets are keyed by their id (the unsigned 64-bit id stored as the signed
-/// integer with the same bits), so the primary key is the dedup of SPEC §6.
+/// Posts are keyed by their identity, so the primary key is the dedup of
+/// SPEC §6: a tweet id below 2^63 as itself; since v7 any other identity (a
+/// Bluesky AT-URI, a Mastodon status URI, a tweet id of 2^63 or more) as
+/// minus its row id in `identity(id, text UNIQUE)` (`StoredIdentities`).
+/// Until v6 a tweet id of 2^63 or more was the signed integer of the same bits.
 /// Mention keys are signed and normalised (`#swift`, `@nasa`; from v6 every
 /// kind of `MentionKind`: `$aapl`, `+example.com/a`, `^example.com`,
 /// `=example.com`, `!nasa`); an author is the mention key of its screen name.
 enum Schema {
     /// The version this smashtag writes.
-    static let current: Int64 = 6
+    static let current: Int64 = 7
 
     /// `smtg`: the `application_id` of a smashtag store.
     static let applicationID: Int64 = 0x736D_7467
@@ -197,7 +200,59 @@ enum Schema {
         INSERT INTO setting(key, value)
             SELECT '\(withoutKindsSetting)', CAST(count(*) AS TEXT) FROM tweet HAVING count(*) > 0;
         """,
+        // 6 → 7: posts of Bluesky and Mastodon (SPEC §16), whose identity is a
+        // URI, not a 64-bit number. A post's row id is its tweet id when that
+        // is below 2^63 (every id Twitter gave: tweets cost what they did);
+        // any other identity — an AT-URI, a status URI, a tweet id of 2^63 or
+        // more — is a row of `identity` and the post's id is minus its row
+        // id, so the primary key stays the dedup of SPEC §6, exact on the
+        // strings. Tweets of 2^63 and more, stored until now as the negative
+        // number of the same bits, move there (`moveLargeTweetIDs`, in this
+        // step's transaction). Bluesky handles (`HandleBook`) are kept too,
+        // so a store shows accounts as a report of its dumps does.
+        """
+        CREATE TABLE identity (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE handle (
+            did TEXT PRIMARY KEY,
+            handle TEXT NOT NULL,
+            time INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE handle_spelling (
+            did TEXT NOT NULL,
+            handle TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (did, handle)
+        ) WITHOUT ROWID;
+        """,
     ]
+
+    /// Work of step `v` → `v + 1` that SQL alone cannot do, run right after the step's SQL.
+    static func afterStep(_ v: Int, _ db: Database) throws(StoreError) {
+        if v == 6 { try moveLargeTweetIDs(db) }
+    }
+
+    /// Step 6 → 7: tweets whose id is 2^63 or more (stored as the negative
+    /// number of the same bits) become rows of `identity` (their decimal id).
+    static func moveLargeTweetIDs(_ db: Database) throws(StoreError) {
+        let find = try db.statement("SELECT id FROM tweet WHERE id < 0 ORDER BY id")
+        var large: [Int64] = []
+        while try find.step() { large.append(find.int64(0)) }
+        find.done()
+        let add = try db.statement("INSERT INTO identity(text) VALUES (?1)")
+        let move = try db.statement("UPDATE tweet SET id = ?1 WHERE id = ?2")
+        for old in large {
+            add.reset()
+            try add.bind(1, String(UInt64(bitPattern: old)))
+            try add.run()
+            move.reset()
+            try move.bind(1, -db.lastInsertRowID)
+            try move.bind(2, old)
+            try move.run()
+        }
+    }
 
     /// The setting that counts the tweets a store held when it was upgraded
     /// to version 6: they carry hashtags and users only (SPEC §13).
@@ -245,7 +300,10 @@ enum Schema {
             // Another process may have migrated while this one waited for the lock.
             let version = try db.integer("PRAGMA user_version") ?? 0
             if version > current { throw newer(version, db.path) }
-            for step in steps[Int(version)..<Int(current)] { try db.execute(step) }
+            for v in Int(version)..<Int(current) {
+                try db.execute(steps[v])
+                try afterStep(v, db)
+            }
             let broken = try db.statement("PRAGMA foreign_key_check")
             if try broken.first({ $0.text(0) }) != nil {
                 throw StoreError(.corrupt, path: db.path,

@@ -31,6 +31,7 @@ extension Store {
         var keys: [Int64: String] = [:]
         let allKeys = try db.statement("SELECT id, key FROM mention")
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
+        let identities = StoredIdentities(db)
         let tweets = try db.statement("""
             SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
@@ -40,49 +41,162 @@ extension Store {
         var count = 0
         while try tweets.step() {
             let id = tweets.int64(0)
-            var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
+            var post = ExportedPost()
             Links.mentions(tweets.blob(6), into: &set)
             for m in set {
                 guard let key = keys[m] else { continue }
                 switch key.signedKind {
-                case .hashtag: hashtags.append(key.unsigned)
-                case .user: users.append(key.unsigned)
-                case .symbol: symbols.append(key.unsigned)
-                case .url: urls.append(LinkKey.link(ofKey: key.unsigned))
+                case .hashtag: post.hashtags.append(key.unsigned)
+                case .user: post.users.append(key.unsigned)
+                case .symbol: post.symbols.append(key.unsigned)
+                case .url: post.urls.append(LinkKey.link(ofKey: key.unsigned))
                 // Hosts and domains follow from the links, the poster from the author.
                 case .host, .domain, .poster, nil: break
                 }
             }
-            out += "{\"id\":\"\(UInt64(bitPattern: id))\""
-            if let t = tweets.optionalInt64(1) { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
-            if let author = tweets.text(2) {
-                out += ",\"author\":{\"username\":\(JSONText.quoted(author.unsigned))}"
-            }
-            if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
-            if let lang = tweets.text(4) { out += ",\"lang\":\(JSONText.quoted(lang))" }
-            if tweets.optionalInt64(5) == 1 { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
-            if !hashtags.isEmpty || !users.isEmpty || !symbols.isEmpty || !urls.isEmpty {
-                out += ",\"entities\":{\"hashtags\":["
-                    + hashtags.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",")
-                    + "],\"mentions\":["
-                    + users.sorted().map { "{\"username\":\(JSONText.quoted($0))}" }.joined(separator: ",")
-                    + "]"
-                if !symbols.isEmpty {
-                    out += ",\"cashtags\":[" + symbols.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",") + "]"
-                }
-                if !urls.isEmpty {
-                    out += ",\"urls\":[" + urls.sorted().map { "{\"expanded_url\":\(JSONText.quoted($0))}" }.joined(separator: ",") + "]"
-                }
-                out += "}"
-            }
-            out += "}\n"
+            post.hashtags.sort(); post.users.sort(); post.symbols.sort(); post.urls.sort()
+            post.identity = try identities.text(id)
+            post.time = tweets.optionalInt64(1)
+            post.author = tweets.text(2)?.unsigned
+            post.text = tweets.text(3)
+            post.lang = tweets.text(4)
+            post.retweet = tweets.optionalInt64(5) == 1
+            out += post.line
             count += 1
             if out.utf8.count >= 1 << 20 {
                 guard write(out) else { return count }
                 out = ""
             }
         }
+        out += try handleEvents()
         if !out.isEmpty { _ = write(out) }
         return count
+    }
+
+    /// The Bluesky handles the store knows (SPEC §16), as Jetstream identity
+    /// events: a handle named at a time with that time, the most frequent
+    /// spelling of a DID nothing named at time 0 (so a named one wins).
+    private func handleEvents() throws(StoreError) -> String {
+        var out = ""
+        var named = Set<String>()
+        let s = try db.statement("SELECT did, handle, time FROM handle ORDER BY did")
+        while try s.step() {
+            guard let did = s.text(0), let handle = s.text(1) else { continue }
+            named.insert(did)
+            out += ExportedPost.identityEvent(did: did, handle: handle, micros: max(0, s.int64(2)))
+        }
+        let spelled = try db.statement("SELECT did, handle, count FROM handle_spelling ORDER BY did, count DESC, handle")
+        var last: String?
+        while try spelled.step() {
+            guard let did = spelled.text(0), let handle = spelled.text(1), did != last else { continue }
+            last = did
+            if !named.contains(did) { out += ExportedPost.identityEvent(did: did, handle: handle, micros: 0) }
+        }
+        return out
+    }
+}
+
+/// One stored post as a snapshot line, in its platform's own shape: a tweet
+/// as an API v2 tweet object, a Bluesky post as a post view (a repost as
+/// its Jetstream event), a Mastodon status as a Status (SPEC §16); each
+/// read back by `import` (and by a report) into the same post.
+struct ExportedPost {
+    var identity = ""
+    var time: Int64?
+    var author: String?
+    var text: String?
+    var lang: String?
+    var retweet = false
+    var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
+
+    var line: String {
+        if identity.hasPrefix("at://") { return bluesky }
+        if identity.contains("://") { return mastodon }
+        return tweet
+    }
+
+    private static func q(_ s: String) -> String { JSONText.quoted(s) }
+
+    private var tweet: String {
+        var out = "{\"id\":\"\(identity)\""
+        if let t = time { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+        if let author { out += ",\"author\":{\"username\":\(Self.q(author))}" }
+        if let text { out += ",\"text\":\(Self.q(text))" }
+        if let lang { out += ",\"lang\":\(Self.q(lang))" }
+        if retweet { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
+        if !hashtags.isEmpty || !users.isEmpty || !symbols.isEmpty || !urls.isEmpty {
+            out += ",\"entities\":{\"hashtags\":["
+                + hashtags.map { "{\"tag\":\(Self.q($0))}" }.joined(separator: ",")
+                + "],\"mentions\":["
+                + users.map { "{\"username\":\(Self.q($0))}" }.joined(separator: ",")
+                + "]"
+            if !symbols.isEmpty {
+                out += ",\"cashtags\":[" + symbols.map { "{\"tag\":\(Self.q($0))}" }.joined(separator: ",") + "]"
+            }
+            if !urls.isEmpty {
+                out += ",\"urls\":[" + urls.map { "{\"expanded_url\":\(Self.q($0))}" }.joined(separator: ",") + "]"
+            }
+            out += "}"
+        }
+        return out + "}\n"
+    }
+
+    /// A post view, whose record holds the tags, the mentions (as facets by
+    /// DID) and the links (as link facets); a repost as its Jetstream event.
+    private var bluesky: String {
+        let did = author ?? ""
+        let created = time.map { ",\"createdAt\":\"\(CreatedAt.iso($0))\"" } ?? ""
+        if retweet {
+            let parts = identity.dropFirst(5).split(separator: "/", omittingEmptySubsequences: false)
+            let rkey = parts.count >= 3 ? String(parts[2]) : ""
+            let micros = time.map { $0 &* 1_000_000 } ?? 0
+            return "{\"did\":\(Self.q(parts.first.map(String.init) ?? did)),\"time_us\":\(micros),\"kind\":\"commit\",\"commit\":{\"operation\":\"create\","
+                + "\"collection\":\"app.bsky.feed.repost\",\"rkey\":\(Self.q(rkey)),\"record\":{\"$type\":\"app.bsky.feed.repost\"\(created)}}}\n"
+        }
+        var record = "{\"$type\":\"app.bsky.feed.post\"\(created)"
+        if let text { record += ",\"text\":\(Self.q(text))" }
+        if let lang { record += ",\"langs\":[" + lang.split(separator: ",").map { Self.q(String($0)) }.joined(separator: ",") + "]" }
+        if !hashtags.isEmpty { record += ",\"tags\":[" + hashtags.map(Self.q).joined(separator: ",") + "]" }
+        let facets = users.map { "{\"features\":[{\"$type\":\"app.bsky.richtext.facet#mention\",\"did\":\(Self.q($0))}]}" }
+            + urls.map { "{\"features\":[{\"$type\":\"app.bsky.richtext.facet#link\",\"uri\":\(Self.q($0))}]}" }
+        if !facets.isEmpty { record += ",\"facets\":[" + facets.joined(separator: ",") + "]" }
+        record += "}"
+        return "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)}\n"
+    }
+
+    /// A Status; its links as empty anchors in `content` (no text of their
+    /// own), its text escaped; a reblog's mentions in its `reblog`.
+    private var mastodon: String {
+        func html(_ s: String) -> String {
+            var out = ""
+            for c in s.unicodeScalars {
+                switch c {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                case "\"": out += "&quot;"
+                default: out.unicodeScalars.append(c)
+                }
+            }
+            return out
+        }
+        var body = "\"content\":" + Self.q(html(text ?? "") + urls.map { "<a href=\"\(html($0))\"></a>" }.joined())
+            + ",\"tags\":[" + hashtags.map { "{\"name\":\(Self.q($0))}" }.joined(separator: ",")
+            + "],\"mentions\":[" + users.map { "{\"acct\":\(Self.q($0))}" }.joined(separator: ",") + "]"
+        var out = "{\"uri\":\(Self.q(identity))"
+        if let t = time { out += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+        out += ",\"account\":{\"acct\":\(Self.q(author ?? ""))}"
+        if let lang { out += ",\"language\":\(Self.q(lang))" }
+        if retweet {
+            out += ",\"content\":\"\",\"tags\":[],\"mentions\":[],\"reblog\":{" + body + "}"
+        } else {
+            out += "," + body
+        }
+        body = ""
+        return out + "}\n"
+    }
+
+    static func identityEvent(did: String, handle: String, micros: Int64) -> String {
+        "{\"did\":\(q(did)),\"time_us\":\(micros),\"kind\":\"identity\",\"identity\":{\"did\":\(q(did)),\"handle\":\(q(handle))}}\n"
     }
 }

@@ -57,6 +57,7 @@ extension Store {
             throw TermNeedsText(term: word)
         }
         try checkKinds(aggregator.facts.mentionKinds, terms: terms)
+        try loadHandles()
         try db.beginRead()
         defer { db.endRead() }
         let facts = aggregator.facts, bucketed = aggregator.buckets != nil
@@ -87,6 +88,7 @@ extension Store {
         if text { columns.insert(.text) }
         var posts = try StoredPosts(db, columns: columns)
         defer { posts.done() }
+        let identities = StoredIdentities(db)
         while try posts.next() {
             let id = posts.id
             let written = posts.written
@@ -123,7 +125,7 @@ extension Store {
             }
             // The kinds the report counts (`--kinds`): the others are in the links too (schema v6).
             let set = counted.filter(posts.mentions, into: &kept)
-            chunk.append(id: PostIdentity.of(tweetID: UInt64(bitPattern: id)), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
+            chunk.append(id: try identities.number(id), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
                          author: author, unknown: kind == nil, spellings: pairs, time: time)
             if chunk.count >= 50_000 { aggregator.add(chunk.take()) }
         }
@@ -146,7 +148,7 @@ extension TweetFilter {
             guard let kind, (kind != 0) == (retweets == .only) else { return .leftOut }
         }
         if let codes = languages {
-            guard let lang, !lang.isEmpty, codes.contains(lang.lowercased()) else { return .leftOut }
+            guard let lang, !lang.isEmpty, TweetFilter.anyLanguage(lang, in: codes) else { return .leftOut }
         }
         return .kept
     }

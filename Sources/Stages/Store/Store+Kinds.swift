@@ -99,3 +99,62 @@ struct CountedMentions {
         return out
     }
 }
+
+/// Bluesky handles in the store (schema v7, SPEC §16): what `HandleBook`
+/// learnt from the ingested inputs, so a report of the store shows
+/// accounts by the handles a report of its dumps shows.
+extension Store {
+    /// Adds the store's handles to the process's book, once per store opened.
+    func loadHandles() throws(StoreError) {
+        guard !handlesLoaded else { return }
+        handlesLoaded = true
+        let named = try db.statement("SELECT did, handle, time FROM handle")
+        while try named.step() {
+            if let did = named.text(0), let handle = named.text(1) { HandleBook.shared.name(did: did, handle: handle, time: named.int64(2)) }
+        }
+        let spelled = try db.statement("SELECT did, handle, count FROM handle_spelling")
+        while try spelled.step() {
+            if let did = spelled.text(0), let handle = spelled.text(1) {
+                HandleBook.shared.spelled(did: did, handle: handle, count: Int(spelled.int64(2)))
+            }
+        }
+    }
+}
+
+/// What an ingest has written of the book, so each commit writes only what
+/// is new: a handle named later than the stored one, spellings counted since.
+struct HandleLedger {
+    private var savedSpellings: [String: Int] = [:]
+
+    mutating func save(_ book: HandleBook, to db: Database) throws(StoreError) {
+        let (named, spelled) = book.entries
+        guard !named.isEmpty || !spelled.isEmpty else { return }
+        let name = try db.statement("""
+            INSERT INTO handle(did, handle, time) VALUES (?1, ?2, ?3)
+            ON CONFLICT(did) DO UPDATE SET handle = excluded.handle, time = excluded.time
+            WHERE excluded.time > handle.time OR (excluded.time = handle.time AND excluded.handle < handle.handle)
+            """)
+        for n in named {
+            name.reset()
+            try name.bind(1, n.did)
+            try name.bind(2, n.handle)
+            try name.bind(3, n.time)
+            try name.run()
+        }
+        let spell = try db.statement("""
+            INSERT INTO handle_spelling(did, handle, count) VALUES (?1, ?2, ?3)
+            ON CONFLICT(did, handle) DO UPDATE SET count = count + excluded.count
+            """)
+        for s in spelled {
+            let key = s.did + "\u{0}" + s.handle
+            let delta = s.count - savedSpellings[key, default: 0]
+            guard delta > 0 else { continue }
+            spell.reset()
+            try spell.bind(1, s.did)
+            try spell.bind(2, s.handle)
+            try spell.bind(3, Int64(delta))
+            try spell.run()
+            savedSpellings[key] = s.count
+        }
+    }
+}

@@ -22,6 +22,7 @@ extension Store {
             throw TermNeedsText(term: word)
         }
         try checkKinds(kinds, terms: terms)
+        try loadHandles()
         try db.beginRead()
         defer { db.endRead() }
         var targets: [StoredTerm] = []
@@ -100,6 +101,7 @@ struct PairScan {
         var posts = try StoredPosts(db, columns: terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
         defer { posts.done() }
         var kept: [Int64] = []
+        let identities = StoredIdentities(db)
         while try posts.next() {
             if filter.isActive, posts.judged(by: filter) != .kept { continue }
             let set = counted.filter(posts.mentions, into: &kept)
@@ -112,7 +114,7 @@ struct PairScan {
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
                 if !pairsAdded, !noted {
-                    overLimit.note(OverLimitTweet(id: PostIdentity.of(tweetID: UInt64(bitPattern: posts.id)), mentions: set.count))
+                    overLimit.note(OverLimitTweet(id: try identities.number(posts.id), mentions: set.count))
                     noted = true
                 }
                 guard set.count >= 2, pairsAdded else { continue }

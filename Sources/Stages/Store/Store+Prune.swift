@@ -50,6 +50,8 @@ extension Store {
                         """, [Int64(n)])
                 }
                 let removed = db.changes
+                // The identities (URIs, SPEC §16) of the posts removed go with them.
+                try db.run("DELETE FROM identity WHERE id NOT IN (SELECT -id FROM tweet WHERE id < 0)")
                 for (term, id) in try keptTerms() { try recount(id, term) }
                 try db.run(Store.bumpGeneration)
                 try removeUnused()

@@ -33,6 +33,7 @@ extension Store {
             throw TermNeedsText(term: word)
         }
         try checkKinds(kinds, terms: terms)
+        try loadHandles()
         var attempt = 0
         while true {
             // One read transaction: every term sees the same committed state.

@@ -26,6 +26,8 @@ public final class Store {
     /// Stores with at least this many tweets are scanned on several cores
     /// (below it, starting the threads costs more than it saves).
     var parallelScanThreshold = 100_000
+    /// Whether this store's Bluesky handles were added to `HandleBook.shared`.
+    var handlesLoaded = false
 
     /// Opens the store at `path`.
     ///

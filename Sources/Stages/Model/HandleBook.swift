@@ -1,0 +1,107 @@
+import Synchronization
+
+/// Bluesky handles by DID (SPEC §16): who `@did:plc:…` is, as the inputs
+/// say. An identity event or a post view names a DID's handle (the latest
+/// by time counts; at one time, the handle first in UTF-8 bytes); a post's
+/// text spells a mentioned DID at its facet's bytes (`@alice.bsky.social`),
+/// the most frequent spelling counting when nothing names the DID.
+///
+/// Bluesky authors and mentioned users are keyed by DID on every path, so a
+/// handle that changes never splits one account in two; a report prints
+/// the handle (`printed`), once every input has been read.
+///
+/// - Complexity: a lock and a hash per entry; memory O(distinct DIDs).
+public final class HandleBook: Sendable {
+    public static let shared = HandleBook()
+
+    private struct Named { var time: Int64; var handle: String }
+    private struct State {
+        var named: [String: Named] = [:]
+        var spelled: [String: [String: Int]] = [:]
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// An identity event or a post view: `did` is `handle` as of `time` (microseconds since 1970).
+    public func name(did: String, handle: String, time: Int64) {
+        state.withLock { s in
+            if let known = s.named[did] {
+                guard time > known.time || time == known.time && handle.utf8.lexicographicallyPrecedes(known.handle.utf8) else { return }
+            }
+            s.named[did] = Named(time: time, handle: handle)
+        }
+    }
+
+    /// A post's text spells `did` as `handle` once.
+    public func spelled(did: String, handle: String) {
+        state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += 1 }
+    }
+
+    /// The handle of `did`: named, else the most frequent spelling (ties by bytes), else nil.
+    public func handle(of did: String) -> String? {
+        state.withLock { s in
+            if let n = s.named[did] { return n.handle }
+            guard let spellings = s.spelled[did] else { return nil }
+            return spellings.min { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }?.key
+        }
+    }
+
+    /// Whether a key is a Bluesky account's (`@did:…` or `!did:…`).
+    @inline(__always)
+    public static func isDIDKey(_ key: String) -> Bool {
+        let u = key.utf8
+        guard u.count > 5, let first = u.first, first == UInt8(ascii: "@") || first == UInt8(ascii: "!") else { return false }
+        return u.dropFirst().starts(with: "did:".utf8)
+    }
+
+    /// A key as a report shows it: a Bluesky account's by its handle when known
+    /// (`@did:plc:x` → `@alice.bsky.social`), lowercased as keys are; any other key as it is.
+    public func printed(_ key: String) -> String {
+        guard Self.isDIDKey(key), let handle = handle(of: String(key.unicodeScalars.dropFirst())) else { return key }
+        return String(key.unicodeScalars.first!) + handle.lowercased()
+    }
+
+    /// Every entry, for a snapshot of the book (extract lines, the store): (did, handle, time) named, then spelled.
+    public var entries: (named: [(did: String, handle: String, time: Int64)], spelled: [(did: String, handle: String, count: Int)]) {
+        state.withLock { s in
+            (s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did },
+             s.spelled.flatMap { did, m in m.map { (did, $0.key, $0.value) } }.sorted { ($0.did, $0.handle) < ($1.did, $1.handle) })
+        }
+    }
+
+    /// Adds `count` spellings at once (an extract line, the store).
+    public func spelled(did: String, handle: String, count: Int) {
+        state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += count }
+    }
+}
+
+extension TermReport {
+    /// The report with each Bluesky account (`@did:…`, a poster `!did:…`)
+    /// shown by its handle (`HandleBook.printed`), its rows (with their
+    /// columns) in report order again: count, then the shown mention's bytes.
+    /// A report without such accounts is returned as it is.
+    public func showingHandles(_ book: HandleBook = .shared) -> TermReport {
+        guard sections.contains(where: { s in (s.kind == .user || s.kind == .poster) && s.rows.contains { HandleBook.isDIDKey($0.mention) } })
+        else { return self }
+        var report = self
+        report.sections = sections.map { section in
+            guard section.kind == .user || section.kind == .poster else { return section }
+            let shown = section.rows.map { book.printed($0.mention) }
+            let order = section.rows.indices.sorted { a, b in
+                let (x, y) = (section.rows[a], section.rows[b])
+                return x.count != y.count ? x.count > y.count : shown[a].utf8.lexicographicallyPrecedes(shown[b].utf8)
+            }
+            var out = KindRows(kind: section.kind, rows: order.map { MentionCount(mention: shown[$0], count: section.rows[$0].count) })
+            if !section.columns.isEmpty {
+                out.columns = order.map { i in
+                    var c = section.columns[i]
+                    if let d = c.display, HandleBook.isDIDKey(d) { c.display = book.printed(d) }
+                    return c
+                }
+            }
+            return out
+        }
+        return report
+    }
+}

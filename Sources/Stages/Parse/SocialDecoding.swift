@@ -1,0 +1,486 @@
+/// Posts of Bluesky and Mastodon (SPEC §16), recognised per record by their
+/// keys in the same pass as tweets, and handed on as `DecodedTweet`s so
+/// every later stage reads them as it reads tweets:
+///
+///     Mastodon Status ....... {"id","uri","created_at","account":{"acct","url"},"content",
+///                              "tags":[{"name"}],"mentions":[{"acct","url"}],"card":{"url"},
+///                              "language","reblog":null|Status}
+///     Jetstream event ....... {"did","time_us","kind":"commit","commit":{"operation":"create",
+///                              "collection":"app.bsky.feed.post"|"app.bsky.feed.repost","rkey","record"}}
+///                             {"did","time_us","kind":"identity","identity":{"did","handle"}}  (a handle; a notice)
+///     Bluesky post view ..... {"uri","author":{"did","handle"},"record":{…},"indexedAt"}
+///     feed item, page ....... {"post":VIEW,…} · {"posts":[VIEW…]} · {"feed":[ITEM…]}
+///
+/// A post's identity is its URI (an AT-URI, a status `uri`), interned as a
+/// `PostIdentity` number, so dedup is exact on the strings. Strings a post
+/// does not hold as written — a Jetstream post's AT-URI, a Mastodon author
+/// `user@host`, a status's text without its HTML, a tag trimmed of white
+/// space, a post's languages joined — are composed in the record's arena.
+/// Bluesky authors and mentioned users are keyed by DID (`@did:plc:…`);
+/// `HandleBook` names them when the inputs do.
+struct SocialFields {
+    // Mastodon
+    var uri: ByteSpan?
+    var hasAccount = false
+    var acct: ByteSpan?
+    var accountURL: ByteSpan?
+    var content: ByteSpan?
+    /// `tags[].name`: spans.
+    var tags: Range<Int> = 0..<0
+    /// `mentions[]`: spans, two a mention (acct, url; an empty span for no url).
+    var mentions: Range<Int> = 0..<0
+    var cardURL: ByteSpan?
+    var language: ByteSpan?
+    var reblog: Int?
+
+    // Bluesky
+    var did: ByteSpan?
+    var eventKind: ByteSpan?
+    var timeUS: ByteSpan?
+    var operation: ByteSpan?
+    var collection: ByteSpan?
+    var rkey: ByteSpan?
+    var record: SocialRecord?
+    var authorDID: ByteSpan?
+    var authorHandle: ByteSpan?
+    var identityDID: ByteSpan?
+    var identityHandle: ByteSpan?
+    var indexedAt: ByteSpan?
+}
+
+/// A Bluesky record (`app.bsky.feed.post` or `app.bsky.feed.repost`).
+struct SocialRecord {
+    var type: ByteSpan?
+    var text: ByteSpan?
+    var createdAt: ByteSpan?
+    /// `langs`: spans.
+    var langs: Range<Int> = 0..<0
+    /// Tag facets' `tag` and `record.tags`, as written: spans.
+    var tags: Range<Int> = 0..<0
+    /// Mention facets' `did`: spans, with their byte ranges in `TweetDecoder.facetRanges`.
+    var mentions: Range<Int> = 0..<0
+    var mentionRanges: Range<Int> = 0..<0
+    /// Link facets' `uri` and `embed.external.uri`: spans.
+    var links: Range<Int> = 0..<0
+    /// A repost's `subject.uri`.
+    var subject: ByteSpan?
+}
+
+extension TweetDecoder {
+    private func social(_ f: inout TweetFields) -> Int {
+        if f.social < 0 {
+            f.social = Int32(socials.count)
+            socials.append(SocialFields())
+        }
+        return Int(f.social)
+    }
+
+    /// A member of SPEC §16's shapes.
+    func socialMember(_ s: inout JSONScanner, key: TweetKey, fields f: inout TweetFields, level: Int) throws(JSONError) {
+        switch key {
+        case .uri:
+            let v = try s.stringOrSkip()
+            socials[social(&f)].uri = v
+        case .account:
+            let i = social(&f)
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            socials[i].hasAccount = true
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "acct") { self.socials[i].acct = try s.stringOrSkip() }
+                else if s.key(k, is: "url") { self.socials[i].accountURL = try s.stringOrSkip() }
+                else { try s.skipValue() }
+            }
+        case .content:
+            f.hasContent = true
+            let v = try s.stringOrSkip()
+            socials[social(&f)].content = v
+        case .tags:
+            let i = social(&f)
+            socials[i].tags = try entityList(&s, "name", "name")
+        case .mentions:
+            let i = social(&f)
+            let start = record.spans.count
+            if try s.peek() == UInt8(ascii: "[") {
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                    var acct: ByteSpan?, url: ByteSpan?
+                    try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                        if s.key(k, is: "acct") { acct = try s.stringOrSkip() }
+                        else if s.key(k, is: "url") { url = try s.stringOrSkip() }
+                        else { try s.skipValue() }
+                    }
+                    guard let acct, !acct.isEmpty else { return }
+                    self.record.appendSpan(acct)
+                    self.record.appendSpan(url ?? ByteSpan(start: 0, end: 0, escaped: false))
+                }
+            } else {
+                try s.skipValue()
+            }
+            socials[i].mentions = start..<record.spans.count
+        case .card:
+            let i = social(&f)
+            if try s.peek() == UInt8(ascii: "{") { socials[i].cardURL = try s.stringMember("url") } else { try s.skipValue() }
+        case .language:
+            let v = try s.stringOrSkip()
+            socials[social(&f)].language = v
+        case .reblog:
+            let i = social(&f)
+            guard level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            let rb = try object(&s, level: 1, top: false)
+            socials[i].reblog = rb
+        case .did:
+            let v = try s.stringOrSkip()
+            socials[social(&f)].did = v
+        case .kind:
+            let v = try s.stringOrSkip()
+            socials[social(&f)].eventKind = v
+        case .timeUS:
+            let i = social(&f)
+            if try s.peek() == UInt8(ascii: "\"") { socials[i].timeUS = try s.readString() }
+            else if let c = try? s.peek(), c == UInt8(ascii: "-") || (c &- 0x30) < 10 { socials[i].timeUS = try s.readNumber() }
+            else { try s.skipValue() }
+        case .commit:
+            let i = social(&f)
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "operation") { self.socials[i].operation = try s.stringOrSkip() }
+                else if s.key(k, is: "collection") { self.socials[i].collection = try s.stringOrSkip() }
+                else if s.key(k, is: "rkey") { self.socials[i].rkey = try s.stringOrSkip() }
+                else if s.key(k, is: "record") { self.socials[i].record = try self.blueskyRecord(&s) }
+                else { try s.skipValue() }
+            }
+        case .identity:
+            let i = social(&f)
+            guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "did") { self.socials[i].identityDID = try s.stringOrSkip() }
+                else if s.key(k, is: "handle") { self.socials[i].identityHandle = try s.stringOrSkip() }
+                else { try s.skipValue() }
+            }
+        case .record:
+            let i = social(&f)
+            let r = try blueskyRecord(&s)
+            socials[i].record = r
+        case .indexedAt:
+            let v = try s.stringOrSkip()
+            socials[social(&f)].indexedAt = v
+        case .post:
+            // A feed item: its post view is the post; the item itself (its `reason`, a repost's) adds nothing.
+            _ = social(&f)
+            f.isContainer = true
+            try containedTweet(&s)
+        case .posts, .feed:
+            _ = social(&f)
+            f.isContainer = true
+            guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+            try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in try self.containedTweet(&s) }
+        default:
+            try s.skipValue()
+        }
+    }
+
+    /// `author`: a v2 tweet's `{"username"}` or a Bluesky view's `{"did","handle"}`.
+    func authorField(_ s: inout JSONScanner, into f: inout TweetFields) throws(JSONError) {
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+        var username: ByteSpan?, did: ByteSpan?, handle: ByteSpan?
+        try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+            if s.key(k, is: "username") { username = try s.stringOrSkip() }
+            else if s.key(k, is: "did") { did = try s.stringOrSkip() }
+            else if s.key(k, is: "handle") { handle = try s.stringOrSkip() }
+            else { try s.skipValue() }
+        }
+        if let username { f.author = username }
+        if did != nil || handle != nil {
+            let i = social(&f)
+            socials[i].authorDID = did
+            socials[i].authorHandle = handle
+        }
+    }
+
+    /// A Bluesky record: its text, time, languages, tags (facets and
+    /// `tags`), mentions (facets, by DID, with their byte ranges), links
+    /// (facets and an external embed), and a repost's subject.
+    private func blueskyRecord(_ s: inout JSONScanner) throws(JSONError) -> SocialRecord? {
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return nil }
+        var r = SocialRecord()
+        var tags: [ByteSpan] = [], mentions: [ByteSpan] = [], ranges: [(Int, Int)] = [], links: [ByteSpan] = []
+        var langs: [ByteSpan] = []
+        try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+            if s.key(k, is: "$type") { r.type = try s.stringOrSkip() }
+            else if s.key(k, is: "text") { r.text = try s.stringOrSkip() }
+            else if s.key(k, is: "createdAt") { r.createdAt = try s.stringOrSkip() }
+            else if s.key(k, is: "langs") {
+                guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    if let l = try s.stringOrSkip(), !l.isEmpty { langs.append(l) }
+                }
+            } else if s.key(k, is: "tags") {
+                guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    if let t = try s.stringOrSkip() { tags.append(t) }
+                }
+            } else if s.key(k, is: "facets") {
+                guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    try self.facet(&s, tags: &tags, mentions: &mentions, ranges: &ranges, links: &links)
+                }
+            } else if s.key(k, is: "embed") {
+                guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                try s.forEachMember { (s: inout JSONScanner, e: ByteSpan) throws(JSONError) in
+                    if s.key(e, is: "external"), try s.peek() == UInt8(ascii: "{") {
+                        if let uri = try s.stringMember("uri"), !uri.isEmpty { links.append(uri) }
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+            } else if s.key(k, is: "subject") {
+                if try s.peek() == UInt8(ascii: "{") { r.subject = try s.stringMember("uri") } else { try s.skipValue() }
+            } else {
+                try s.skipValue()
+            }
+        }
+        func append(_ list: [ByteSpan]) -> Range<Int> {
+            let start = record.spanCount
+            for x in list { record.appendSpan(x) }
+            return start..<record.spanCount
+        }
+        r.langs = append(langs)
+        r.tags = append(tags)
+        r.mentions = append(mentions)
+        r.links = append(links)
+        let start = facetRanges.count
+        for (a, b) in ranges { facetRanges.append((a, b)) }
+        r.mentionRanges = start..<facetRanges.count
+        return r
+    }
+
+    /// One facet: its byte range and its features (tag, mention, link).
+    private func facet(_ s: inout JSONScanner, tags: inout [ByteSpan], mentions: inout [ByteSpan], ranges: inout [(Int, Int)],
+                       links: inout [ByteSpan]) throws(JSONError) {
+        guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+        var start = -1, end = -1
+        var features: [(type: ByteSpan?, value: ByteSpan?, kind: Int)] = []
+        try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+            if s.key(k, is: "index") {
+                guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                try s.forEachMember { (s: inout JSONScanner, i: ByteSpan) throws(JSONError) in
+                    if s.key(i, is: "byteStart") || s.key(i, is: "byteEnd") {
+                        let isStart = s.key(i, is: "byteStart")
+                        guard let c = try? s.peek(), (c &- 0x30) < 10 else { try s.skipValue(); return }
+                        let n = try s.readNumber()
+                        let v = JSONText.uint64(n, in: s.base).flatMap { $0 < 1 << 31 ? Int($0) : nil } ?? -1
+                        if isStart { start = v } else { end = v }
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+            } else if s.key(k, is: "features") {
+                guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
+                try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
+                    guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                    var type: ByteSpan?, tag: ByteSpan?, did: ByteSpan?, uri: ByteSpan?
+                    try s.forEachMember { (s: inout JSONScanner, m: ByteSpan) throws(JSONError) in
+                        if s.key(m, is: "$type") { type = try s.stringOrSkip() }
+                        else if s.key(m, is: "tag") { tag = try s.stringOrSkip() }
+                        else if s.key(m, is: "did") { did = try s.stringOrSkip() }
+                        else if s.key(m, is: "uri") { uri = try s.stringOrSkip() }
+                        else { try s.skipValue() }
+                    }
+                    guard let type else { return }
+                    if self.spanEquals(type, "app.bsky.richtext.facet#tag"), let tag { features.append((type, tag, 0)) }
+                    else if self.spanEquals(type, "app.bsky.richtext.facet#mention"), let did, !did.isEmpty { features.append((type, did, 1)) }
+                    else if self.spanEquals(type, "app.bsky.richtext.facet#link"), let uri, !uri.isEmpty { features.append((type, uri, 2)) }
+                }
+            } else {
+                try s.skipValue()
+            }
+        }
+        for (_, value, kind) in features {
+            guard let value else { continue }
+            switch kind {
+            case 0: tags.append(value)
+            case 1: mentions.append(value); ranges.append((start, end))
+            default: links.append(value)
+            }
+        }
+    }
+
+    /// Decides what an object with keys of another platform is, once all its keys are read.
+    func finishSocial(_ f: inout TweetFields) {
+        let x = socials[Int(f.social)]
+        if x.hasAccount || x.content != nil && x.uri != nil {
+            // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
+            f.platform = .mastodon
+            if let uri = x.uri, !uri.isEmpty {
+                f.id = PostIdentity.interned(record.string(uri))
+                f.idState = .valid
+            } else {
+                f.idState = .absent
+            }
+            return
+        }
+        if let kind = x.eventKind, x.did != nil || x.identityDID != nil {
+            // A Jetstream event: a post or a repost created is a post; an identity names a handle; the rest are notices.
+            f.platform = .bluesky
+            f.idState = .absent
+            if spanEquals(kind, "identity") {
+                f.notice = true
+                if let did = x.identityDID ?? x.did, let handle = x.identityHandle, !handle.isEmpty {
+                    HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: micros(x.timeUS) ?? Int64.min)
+                }
+                return
+            }
+            guard spanEquals(kind, "commit"), let op = x.operation, spanEquals(op, "create"),
+                  let collection = x.collection,
+                  spanEquals(collection, "app.bsky.feed.post") || spanEquals(collection, "app.bsky.feed.repost") else {
+                f.notice = true
+                return
+            }
+            guard let did = x.did, !did.isEmpty, let rkey = x.rkey, !rkey.isEmpty, x.record != nil else { return }
+            let uri = "at://" + record.string(did) + "/" + record.string(collection) + "/" + record.string(rkey)
+            f.id = PostIdentity.interned(uri)
+            f.idState = .valid
+            return
+        }
+        if x.record != nil || x.authorDID != nil {
+            // A post view: its AT-URI, its author's DID (and handle, for the book), its record.
+            f.platform = .bluesky
+            guard let uri = x.uri, !uri.isEmpty, let did = x.authorDID, !did.isEmpty, x.record != nil else {
+                f.idState = .absent
+                return
+            }
+            f.id = PostIdentity.interned(record.string(uri))
+            f.idState = .valid
+            if let handle = x.authorHandle, !handle.isEmpty {
+                let time = x.indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
+                    ?? x.record?.createdAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
+                    ?? Int64.min
+                HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: time)
+            }
+        }
+        // Other objects with such keys (a page's `posts`, a feed item) are containers or tweets as they were.
+    }
+
+    /// Microseconds of a `time_us` span.
+    private func micros(_ span: ByteSpan?) -> Int64? {
+        guard let span, let n = JSONText.uint64(span, in: base), n < UInt64(Int64.max) else { return nil }
+        return Int64(n)
+    }
+
+    /// Object `index`, a post of another platform, as the later stages read it.
+    func socialTweet(_ index: Int) -> DecodedTweet {
+        let f = objects[index]
+        let x = socials[Int(f.social)]
+        var t = DecodedTweet(id: f.id)
+        t.platform = f.platform
+        t.hasEntities = true
+        t.markedRetweet = false
+        switch f.platform {
+        case .mastodon:
+            fillMastodon(&t, x, createdAt: f.createdAt)
+            if let rb = x.reblog, objects[rb].social >= 0 {
+                var inner = DecodedTweet(id: 0)
+                let rx = socials[Int(objects[rb].social)]
+                fillMastodon(&inner, rx, createdAt: objects[rb].createdAt)
+                t.retweeted = DecodedTweet.Retweeted(hashtags: inner.hashtags, users: inner.users, author: inner.author,
+                                                     text: inner.text, symbols: 0..<0, links: inner.links, quoted: nil)
+                t.markedRetweet = true
+            }
+        case .bluesky:
+            t.author = DecodedTweet.AuthorRef(name: x.did ?? x.authorDID, id: nil)
+            if let micros = micros(x.timeUS) { t.fallbackTime = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000 }
+            if let r = x.record {
+                t.text = r.text
+                t.createdAt = r.createdAt
+                t.hashtags = trimmedTags(r.tags)
+                t.users = r.mentions
+                t.links = r.links
+                t.lang = joined(r.langs)
+                if let text = r.text { spellHandles(r, text: text) }
+                if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
+                    // A repost: a retweet of its subject (whose mentions it does not carry unless the subject is decoded with it).
+                    t.markedRetweet = true
+                    t.text = nil
+                    t.hashtags = 0..<0
+                    t.users = 0..<0
+                    t.links = 0..<0
+                }
+            }
+        case .twitter:
+            break
+        }
+        return t
+    }
+
+    /// A Mastodon status's author, tags, mentions, links, text, time and language.
+    private func fillMastodon(_ t: inout DecodedTweet, _ x: SocialFields, createdAt: ByteSpan?) {
+        if let acct = x.acct, !acct.isEmpty { t.author = DecodedTweet.AuthorRef(name: account(acct, url: x.accountURL), id: nil) }
+        t.hashtags = x.tags
+        let start = record.spanCount
+        var k = x.mentions.lowerBound
+        while k + 1 < x.mentions.upperBound {
+            let url = record.spans[k + 1]
+            record.appendSpan(account(record.spans[k], url: url.isEmpty ? nil : url))
+            k += 2
+        }
+        t.users = start..<record.spanCount
+        let linkStart = record.spanCount
+        if let card = x.cardURL, !card.isEmpty { record.appendSpan(card) }
+        if let content = x.content {
+            let html = MastodonContent(record.bytes(content), escaped: content.escaped)
+            for link in html.links { record.appendSpan(record.composed(link)) }
+            t.text = record.composed(html.text)
+        }
+        t.links = linkStart..<record.spanCount
+        t.createdAt = createdAt
+        t.lang = x.language
+    }
+
+    /// `user@host`: an `acct` as written when it names its server, else with
+    /// the host (lowercased, no port) of the account's `url`.
+    private func account(_ acct: ByteSpan, url: ByteSpan?) -> ByteSpan {
+        let name = record.string(acct)
+        guard !name.contains("@"), let url, let host = MastodonContent.host(of: record.string(url)) else {
+            return acct
+        }
+        return record.composed(name + "@" + host)
+    }
+
+    /// Tags trimmed of surrounding white space and one leading `#`; an empty one is none.
+    private func trimmedTags(_ tags: Range<Int>) -> Range<Int> {
+        let start = record.spanCount
+        for i in tags {
+            let span = record.spans[i]
+            let raw = record.string(span)
+            var t = Substring(raw)
+            while let c = t.first, c.isWhitespace { t.removeFirst() }
+            while let c = t.last, c.isWhitespace { t.removeLast() }
+            if t.first == "#" { t.removeFirst() }
+            guard !t.isEmpty else { continue }
+            record.appendSpan(t.utf8.count == raw.utf8.count && !span.escaped ? span : record.composed(String(t)))
+        }
+        return start..<record.spanCount
+    }
+
+    /// A post's languages, joined by `,` when more than one.
+    private func joined(_ langs: Range<Int>) -> ByteSpan? {
+        if langs.isEmpty { return nil }
+        if langs.count == 1 { return record.spans[langs.lowerBound] }
+        return record.composed(langs.map { record.string(record.spans[$0]) }.joined(separator: ","))
+    }
+
+    /// Tells the handle book how the text spells each mentioned DID at its facet's bytes.
+    private func spellHandles(_ r: SocialRecord, text: ByteSpan) {
+        guard !r.mentions.isEmpty else { return }
+        let bytes: [UInt8] = text.escaped ? JSONText.unescape(UnsafeBufferPointer(start: base + text.start, count: text.end - text.start))
+            : Array(UnsafeBufferPointer(start: base + text.start, count: text.end - text.start))
+        for (k, i) in r.mentions.enumerated() {
+            let (a, b) = facetRanges[r.mentionRanges.lowerBound + k]
+            guard a >= 0, b > a, b <= bytes.count else { continue }
+            var spelled = String(decoding: bytes[a..<b], as: UTF8.self)
+            if spelled.hasPrefix("@") { spelled.removeFirst() }
+            guard !spelled.isEmpty, !spelled.contains(where: { $0.isWhitespace }) else { continue }
+            HandleBook.shared.spelled(did: record.string(record.spans[i]), handle: spelled)
+        }
+    }
+}
