@@ -38,6 +38,8 @@ public final class TrendAggregator: PartSink {
     private var spellingTexts: [String] = []
     /// Every window, current first.
     private let all: [TrendWindows.Window]
+    /// From the earliest window's start to the latest's end: a tweet outside it is in none.
+    private let hull: TrendWindows.Window
 
     struct WindowTally {
         /// Mention → distinct tweets carrying it.
@@ -84,6 +86,7 @@ public final class TrendAggregator: PartSink {
         self.windows = windows
         self.kinds = kinds
         all = [windows.current] + windows.baselines
+        hull = TrendWindows.Window(all.map(\.start).min()!, all.map(\.end).max()!)
         seen = Array(repeating: TweetIDSet(), count: terms.count)
         tallies = Array(repeating: Array(repeating: WindowTally(), count: all.count), count: terms.count)
         details = Array(repeating: CurrentDetail(), count: terms.count)
@@ -126,9 +129,9 @@ public final class TrendAggregator: PartSink {
             guard time != PostPart.unknownTime else { unknownTime += 1; continue }
             if oldest.map({ time < $0 }) ?? true { oldest = time }
             if newest.map({ time > $0 }) ?? true { newest = time }
-            var inWindows: [Int] = []
-            for (w, window) in all.enumerated() where window.contains(time) { inWindows.append(w) }
-            guard !inWindows.isEmpty else { continue }
+            guard hull.contains(time) else { continue }
+            let inCurrent = all[0].contains(time)
+            guard inCurrent || all.dropFirst().contains(where: { $0.contains(time) }) else { continue }
             let id = e.tweetIDs[i]
             let author: Int32? = i < e.authors.count && e.authors[i] >= 0 ? global[Int(e.authors[i])] : nil
             var mask = e.termMasks[i]
@@ -136,7 +139,7 @@ public final class TrendAggregator: PartSink {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
                 guard seen[t].insert(id) else { duplicates += 1; continue }
-                for w in inWindows {
+                for w in all.indices where all[w].contains(time) {
                     tallies[t][w].total += 1
                     for m in e.mentions(of: i) {
                         let g = global[Int(m)]
@@ -146,7 +149,7 @@ public final class TrendAggregator: PartSink {
                         if w == 0 { details[t].earliest[g, default: Earliest()].offer(time, id) }
                     }
                 }
-                guard inWindows[0] == 0, !e.spellingEnds.isEmpty else { continue }
+                guard inCurrent, !e.spellingEnds.isEmpty else { continue }
                 if partSpellings == nil { partSpellings = e.spellingStrings.map(spellingID) }
                 for j in e.spellings(of: i) {
                     let g = global[Int(e.spellingMentions[j])]
