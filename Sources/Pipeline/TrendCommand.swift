@@ -165,7 +165,7 @@ struct TrendCommand: Command {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(scan.ledger, reports: [], duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.filter = filters.filter
-        summary.matched = trends.map { ($0.term.description, $0.currentTweets) }
+        summary.matched = terms.indices.map { (terms[$0].description, aggregator.counted(term: $0)) }
         let items = Self.summaryItems(terms: terms, source: .text(paths.prefix(10).joined(separator: ", ")), sourceLabel: "inputs",
                                       windows: windows, options: optionsText)
         if let code = Self.write(trends, output: output, summary: items, console: scan.console, interrupts: scan.interrupts) {

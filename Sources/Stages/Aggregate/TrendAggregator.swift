@@ -31,7 +31,9 @@ public final class TrendAggregator: PartSink {
     private var wanted: [Int8] = []
     private var seen: [TweetIDSet]
     /// [term][window]: window 0 is the current one, then the baselines in `windows.baselines`' order.
-    private var tallies: [[WindowTally]]
+    private var tallies: [WindowTally]
+    /// The wanted mentions of the post being added, as global ids (reused).
+    private var wantedOfPost: [Int32] = []
     /// Per term: the current window's explaining facts.
     private var details: [CurrentDetail]
     private var spellingIDs: [String: Int32] = [:]
@@ -53,20 +55,30 @@ public final class TrendAggregator: PartSink {
     struct CurrentDetail {
         /// (mention << 32 | spelling) → tweets writing it so.
         var spellings = PairCounts()
-        /// Mention → its three earliest tweets.
-        var earliest: [Int32: Earliest] = [:]
+        /// By mention id: its three earliest tweets (dense: one add per mention of each tweet, no hashing).
+        var earliest: [Earliest] = []
     }
 
-    /// The three earliest tweets (time, then id) seen, earliest first.
+    /// The three earliest tweets (time, then id) seen, earliest first, held inline.
     struct Earliest {
-        var items: [(time: Int64, id: UInt64)] = []
+        typealias Item = (time: Int64, id: UInt64)
+        var count: UInt8 = 0
+        var a: Item = (0, 0), b: Item = (0, 0), c: Item = (0, 0)
 
+        var items: [Item] { Array([a, b, c].prefix(Int(count))) }
+
+        @inline(__always)
         mutating func offer(_ time: Int64, _ id: UInt64) {
-            if items.count == 3, let last = items.last, !TrendAggregator.earlier((time, id), than: last) { return }
-            var i = items.count
-            while i > 0 && TrendAggregator.earlier((time, id), than: items[i - 1]) { i -= 1 }
-            items.insert((time, id), at: i)
-            if items.count > 3 { items.removeLast() }
+            let x = (time: time, id: id)
+            if count == 3 && !TrendAggregator.earlier(x, than: c) { return }
+            var list = items
+            var i = list.count
+            while i > 0 && TrendAggregator.earlier(x, than: list[i - 1]) { i -= 1 }
+            list.insert(x, at: i)
+            count = UInt8(min(3, list.count))
+            a = list[0]
+            if count > 1 { b = list[1] }
+            if count > 2 { c = list[2] }
         }
     }
 
@@ -88,9 +100,12 @@ public final class TrendAggregator: PartSink {
         all = [windows.current] + windows.baselines
         hull = TrendWindows.Window(all.map(\.start).min()!, all.map(\.end).max()!)
         seen = Array(repeating: TweetIDSet(), count: terms.count)
-        tallies = Array(repeating: Array(repeating: WindowTally(), count: all.count), count: terms.count)
+        tallies = Array(repeating: WindowTally(), count: all.count * terms.count)
         details = Array(repeating: CurrentDetail(), count: terms.count)
     }
+
+    /// Term `t`'s distinct tweets counted in any window.
+    public func counted(term t: Int) -> Int { seen[t].count }
 
     /// What a part's posts must carry for this sink.
     public static func fields(kinds: MentionKinds) -> PostFields {
@@ -109,6 +124,17 @@ public final class TrendAggregator: PartSink {
             wanted[i] = kind.map { kinds.has($0) } == true ? 1 : 0
         }
         return wanted[i] == 1
+    }
+
+    /// By mention id: the spelling id of the mention written as its key, -1 not yet known.
+    private var keySpellings: [Int32] = []
+
+    @inline(__always)
+    private func keySpellingID(_ g: Int32, _ key: String) -> Int32 {
+        let i = Int(g)
+        if i >= keySpellings.count { keySpellings += repeatElement(-1, count: max(i + 1 - keySpellings.count, 1024)) }
+        if keySpellings[i] < 0 { keySpellings[i] = spellingID(key) }
+        return keySpellings[i]
     }
 
     private func spellingID(_ s: String) -> Int32 {
@@ -134,19 +160,31 @@ public final class TrendAggregator: PartSink {
             guard inCurrent || all.dropFirst().contains(where: { $0.contains(time) }) else { continue }
             let id = e.tweetIDs[i]
             let author: Int32? = i < e.authors.count && e.authors[i] >= 0 ? global[Int(e.authors[i])] : nil
+            wantedOfPost.removeAll(keepingCapacity: true)
+            for m in e.mentions(of: i) {
+                let g = global[Int(m)]
+                if isWanted(g) { wantedOfPost.append(g) }
+            }
             var mask = e.termMasks[i]
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
                 guard seen[t].insert(id) else { duplicates += 1; continue }
                 for w in all.indices where all[w].contains(time) {
-                    tallies[t][w].total += 1
-                    for m in e.mentions(of: i) {
-                        let g = global[Int(m)]
-                        guard isWanted(g) else { continue }
-                        tallies[t][w].tweets.add(Aggregator.key(g))
-                        if let author { tallies[t][w].authors.add(Aggregator.key(g) << 32 | Aggregator.key(author)) }
-                        if w == 0 { details[t].earliest[g, default: Earliest()].offer(time, id) }
+                    let slot = t * all.count + w
+                    tallies[slot].total += 1
+                    for g in wantedOfPost {
+                        tallies[slot].tweets.add(Aggregator.key(g))
+                        if let author { tallies[slot].authors.add(Aggregator.key(g) << 32 | Aggregator.key(author)) }
+                    }
+                }
+                if inCurrent {
+                    for g in wantedOfPost {
+                        let k = Int(g)
+                        if k >= details[t].earliest.count {
+                            details[t].earliest += repeatElement(Earliest(), count: max(k + 1 - details[t].earliest.count, 1024))
+                        }
+                        details[t].earliest[k].offer(time, id)
                     }
                 }
                 guard inCurrent, !e.spellingEnds.isEmpty else { continue }
@@ -155,7 +193,7 @@ public final class TrendAggregator: PartSink {
                     let g = global[Int(e.spellingMentions[j])]
                     guard isWanted(g) else { continue }
                     let s = e.spellingTexts[j]
-                    let sid = s == PostPart.keySpelling ? spellingID(e.keys[Int(e.spellingMentions[j])]) : partSpellings![Int(s)]
+                    let sid = s == PostPart.keySpelling ? keySpellingID(g, e.keys[Int(e.spellingMentions[j])]) : partSpellings![Int(s)]
                     details[t].spellings.add(Aggregator.key(g) << 32 | UInt64(UInt32(bitPattern: sid)))
                 }
             }
@@ -180,11 +218,11 @@ public final class TrendAggregator: PartSink {
         var mentions = Set<Int32>()
         for w in all.indices {
             var counts: [Int32: (tweets: Int, authors: Int)] = [:]
-            tallies[t][w].tweets.forEach { m, n in
+            tallies[t * all.count + w].tweets.forEach { m, n in
                 counts[Int32(truncatingIfNeeded: m), default: (0, 0)].tweets = n
                 mentions.insert(Int32(truncatingIfNeeded: m))
             }
-            tallies[t][w].authors.forEach { pair, _ in counts[Int32(truncatingIfNeeded: pair >> 32), default: (0, 0)].authors += 1 }
+            tallies[t * all.count + w].authors.forEach { pair, _ in counts[Int32(truncatingIfNeeded: pair >> 32), default: (0, 0)].authors += 1 }
             perWindow.append(counts)
         }
         let scale = Fraction(Int128(windows.scale.numerator), Int128(windows.scale.denominator) * Int128(k))
@@ -217,7 +255,7 @@ public final class TrendAggregator: PartSink {
         }
         explain(&rows, term: t)
         return TermTrend(term: terms[t], current: windows.current, baseline: windows.baselineSpan,
-                         currentTweets: tallies[t][0].total, rows: rows)
+                         currentTweets: tallies[t * all.count].total, rows: rows)
     }
 
     /// Fills the explaining columns and `display` of the rows kept, over the current window's tweets.
@@ -226,7 +264,7 @@ public final class TrendAggregator: PartSink {
         var index: [Int32: Int] = [:]
         for (i, r) in rows.enumerated() { index[r.mentionID] = i }
         var byAuthor = [[(author: Int32, tweets: Int)]](repeating: [], count: rows.count)
-        tallies[t][0].authors.forEach { pair, n in
+        tallies[t * all.count].authors.forEach { pair, n in
             guard let i = index[Int32(truncatingIfNeeded: pair >> 32)] else { return }
             byAuthor[i].append((Int32(truncatingIfNeeded: pair), n))
         }
@@ -248,7 +286,8 @@ public final class TrendAggregator: PartSink {
                 rows[i].topAuthorShare = Fraction(Int128(first.tweets), Int128(rows[i].currentTweets))
             }
             rows[i].topAuthors = authors.prefix(3).map { names[Int($0.author)] }
-            rows[i].exampleIDs = (details[t].earliest[rows[i].mentionID]?.items ?? []).map { PostIdentity.text(of: $0.id) }
+            let k = Int(rows[i].mentionID)
+            rows[i].exampleIDs = (k < details[t].earliest.count ? details[t].earliest[k].items : []).map { PostIdentity.text(of: $0.id) }
             rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }
         }
     }
