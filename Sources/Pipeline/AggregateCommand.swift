@@ -74,6 +74,10 @@ struct AggregateCommand: Command {
                             With --by only: the span of the series (times
                             outside it are left out); the filters themselves
                             belong to extract
+        --trend             What `smashtag trend` writes (SPEC §14), from the
+                            lines of `extract --trend`, with trend's --current,
+                            --baseline, --now, --tz, --min-authors, --by-tweets,
+                            --all and --top (see `smashtag trend --help`)
         --strict            Stop at the first bad line with exit status 1
         -q, --quiet         Nothing on stderr but bad input
     \(Usage.helpOption)
@@ -84,7 +88,8 @@ struct AggregateCommand: Command {
 
     /// Every option `aggregate` takes, built from the option groups' own names (for "did you mean").
     static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
-                          "--columns", "--kinds", "--since", "--until"] + ReportOutput.options + FilterOptions.seriesNames
+                          "--columns", "--kinds", "--since", "--until", "--trend"] + ReportOutput.options + FilterOptions.seriesNames
+        + TrendOptions.names
 
 
     var paths: [String] = []
@@ -105,12 +110,22 @@ struct AggregateCommand: Command {
     /// and `--until` for the series' span); the other filters belong to `extract`.
     var filters = FilterOptions()
     var buckets: TimeBuckets?
+    /// `--trend` (SPEC §14): its options and windows.
+    var trend = false
+    var trendOptions = TrendOptions()
+    var windows: TrendWindows?
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var formatName: String?
         var window: [String] = []
+        var trendOnly: [String] = []
+        var minCountGiven = false
         while let option = try a.nextOption() {
+            if option != "--tz", try trendOptions.parse(option, &a) {
+                trendOnly.append(option)
+                continue
+            }
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
             if option == "--columns" || option == "--kinds" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
@@ -121,7 +136,10 @@ struct AggregateCommand: Command {
             if try output.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Self.usage)
-            case "--min-count": minCount = try a.number(min: 1)
+            case "--min-count":
+                minCount = try a.number(min: 1)
+                minCountGiven = true
+            case "--trend": trend = true
             case "--top": top = try a.number(min: 1)
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
@@ -156,6 +174,20 @@ struct AggregateCommand: Command {
             try output.check()
         }
         paths = a.positional.isEmpty ? ["-"] : a.positional
+        if trend {
+            if pairs { throw UsageError("--trend and --pairs are two reports: give one") }
+            if filters.by != nil { throw UsageError("--by does not apply to trend: --current and --baseline name its windows (SPEC §14)") }
+            if !filters.columns.isStandard { throw UsageError("--columns does not apply to trend: its columns are fixed (SPEC §14)") }
+            if minCountGiven { throw UsageError("--min-count does not apply to trend: --min-authors N sets the authors a score needs (SPEC §14)") }
+            if let option = window.first {
+                throw UsageError("\(option) is applied by extract, before matching: give it to smashtag extract --trend")
+            }
+            trendOptions.zone = filters.zone
+            filters.zone = nil
+            windows = try trendOptions.windows()
+            return
+        }
+        if let option = trendOnly.first { throw UsageError("\(option) goes with --trend (SPEC §14)") }
         buckets = try filters.timeBuckets()
         if pairs && buckets != nil { throw UsageError("--by does not apply to pairs (SPEC §12.5)") }
         if buckets == nil, let option = window.first {
@@ -169,8 +201,12 @@ struct AggregateCommand: Command {
         let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         // The plan's problems first, then each input's in order, as a report's run keeps them.
         let ledger = setup.ledger()
-        let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions, facts: filters.facts, buckets: buckets,
-                                   since: filters.filter.since, until: filters.filter.until, problems: ledger)
+        let sink: (([Term]) -> PartSink)? = windows.map { w in
+            { [kinds = filters.kinds] terms in TrendAggregator(terms: terms, windows: w, kinds: kinds) }
+        }
+        let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions,
+                                   facts: trend ? TrendAggregator.fields(kinds: filters.kinds) : filters.facts, buckets: buckets,
+                                   since: filters.filter.since, until: filters.filter.until, problems: ledger, sink: sink)
         let input = InputReader()
         // Extract lines are not tweets: the bound on records that cannot be
         // one (for a file of something else) would give up every input of
@@ -183,6 +219,7 @@ struct AggregateCommand: Command {
         if let code = setup.stopped() { return code }
         defer { interrupts.cancel() }
         if pairs { return writePairs(reader, ledger: ledger, console: console, interrupts: interrupts) }
+        if trend { return writeTrend(reader, ledger: ledger, console: console, interrupts: interrupts) }
         guard let aggregator = reader.aggregator else {
             console.reportProblems(ledger)
             console.warn("no extract header found: aggregate reads the output of 'smashtag extract'")
@@ -209,6 +246,28 @@ struct AggregateCommand: Command {
 }
 
 extension AggregateCommand {
+    /// `aggregate --trend`: the rows of what was read, as `smashtag trend` writes them.
+    func writeTrend(_ reader: ExtractReader, ledger: ProblemLedger, console: Console, interrupts: InterruptHandler) -> Int32 {
+        guard let aggregator = reader.sink as? TrendAggregator, let windows else {
+            console.reportProblems(ledger)
+            console.warn("no extract header found: aggregate --trend reads the output of 'smashtag extract --trend'")
+            return 1
+        }
+        if reader.lacksTimes {
+            console.reportProblems(ledger)
+            return 1
+        }
+        let trends = aggregator.trends(minimum: trendOptions.minAuthors, byTweets: trendOptions.byTweets, all: trendOptions.all, top: top)
+        let items = TrendCommand.summaryItems(terms: aggregator.terms, source: .text(paths.joined(separator: ", ")), sourceLabel: "extracts",
+                                              windows: windows, options: "--min-authors \(trendOptions.minAuthors)")
+        if let code = TrendCommand.write(trends, output: output, summary: items, console: console, interrupts: interrupts) { return code }
+        console.reportProblems(ledger)
+        if !quiet {
+            for line in trendOptions.lines(windows, oldest: aggregator.oldest, newest: aggregator.newest) { console.warn(line) }
+        }
+        return 0
+    }
+
     /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
     func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console, interrupts: InterruptHandler) -> Int32 {
         guard let aggregator = reader.pairAggregator else {

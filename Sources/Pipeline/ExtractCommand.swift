@@ -57,6 +57,12 @@ struct ExtractCommand: Command {
         --by UNIT             Carry each tweet's creation time (version 2) and
                               leave out tweets of unknown time, for
                               `aggregate --by` (any unit and --tz there)
+        --trend               Carry what `aggregate --trend` needs (SPEC §14):
+                              version 2 with kind, author, spellings and time
+                              (carries=kind,author,spellings,time), tweets of
+                              unknown time left out, and --retweets exclude
+                              unless --retweets says otherwise, as for
+                              `smashtag trend`; the windows are aggregate's
         -0, --null            Paths end with NUL, not a line break, in
                               --list-inputs and --paths-from-stdin (any path)
         -j, --jobs N          Worker threads [default: all cores]
@@ -84,6 +90,8 @@ struct ExtractCommand: Command {
     var listInputs = false
     /// `-0`/`--null`: paths end with NUL, not a line break (so any path can be listed and read back).
     var nullSeparated = false
+    /// `--trend`: the lines `aggregate --trend` reads (SPEC §14).
+    var trend = false
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
@@ -98,9 +106,10 @@ struct ExtractCommand: Command {
             case "--paths-from-stdin": pathsFromStdin = true
             case "--list-inputs": listInputs = true
             case "-0", "--null": nullSeparated = true
+            case "--trend": trend = true
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--quiet", "--paths-from-stdin", "--list-inputs",
-                                                               "--null"] + InputOptions.names + FilterOptions.names)
+                                                               "--null", "--trend"] + InputOptions.names + FilterOptions.names)
             }
         }
         var positional = a.positional
@@ -110,6 +119,12 @@ struct ExtractCommand: Command {
         }
         paths = positional
         buckets = try filters.timeBuckets()
+        if trend {
+            if buckets != nil { throw UsageError("--trend carries every tweet's time already: leave out --by") }
+            // As `smashtag trend` reads: no boosts unless asked, times known.
+            if !filters.retweetsGiven { filters.filter.retweets = .exclude }
+            filters.filter.timeNeededBy = "--trend"
+        }
         if pathsFromStdin && paths.contains("-") {
             throw UsageError("--paths-from-stdin reads paths from standard input, so '-' cannot name it too")
         }
@@ -136,14 +151,14 @@ struct ExtractCommand: Command {
         }
         let (console, interrupts) = (setup.console, setup.interrupts)
         // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
-        let facts = filters.columns.facts.any
-        let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil) { Console.writeStdout($0) }
+        let facts = filters.columns.facts.any || trend
+        let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil || trend) { Console.writeStdout($0) }
         var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
                               csvColumns: input.csvColumns)
         run.policy = input.policy
         if let b = InputOptions.batchBytes { run.batchBytes = b }
         run.filter = filters.filter
-        run.times = buckets != nil
+        run.times = buckets != nil || trend
         if facts { run.facts = .all }
         run.facts.mentionKinds = filters.kinds
         let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())

@@ -19,6 +19,8 @@ struct FilterOptions {
     /// `--by` and `--tz` (checked against the tz database as parsed).
     var by: TimeBuckets.Unit?
     var zone: ZoneOffsets?
+    /// Whether `--retweets` was given (`trend` defaults to `exclude`).
+    var retweetsGiven = false
 
     static let filterNames = ["--since", "--until", "--retweets", "--lang"]
     static let seriesNames = ["--by", "--tz"]
@@ -45,6 +47,7 @@ struct FilterOptions {
                 throw UsageError("--retweets takes include, exclude or only, not '\(v)'")
             }
             filter.retweets = m
+            retweetsGiven = true
         case "--lang":
             let v = try a.value()
             guard let codes = TweetFilter.languages(v) else {

@@ -7,7 +7,7 @@ import XCTest
 /// know is a usage error that says so), among every option any usage text
 /// names.
 final class CompletionTests: XCTestCase {
-    static let commands = ["report", "pairs", "extract", "aggregate", "ingest", "import", "track", "terms", "history",
+    static let commands = ["report", "pairs", "trend", "extract", "aggregate", "ingest", "import", "track", "terms", "history",
                            "prune", "export"]
 
     /// `--name` tokens of `text` (`--progress=plain` is `--progress`).
@@ -66,7 +66,7 @@ final class CompletionTests: XCTestCase {
             ("completions/smashtag.bash", Self.bashOptions),
             ("completions/_smashtag", Self.zshOptions),
         ]
-        for command in ["report", "pairs"] {
+        for command in ["report", "pairs", "trend"] {
             var candidates = named
             for (_, listed) in sources { candidates.formUnion(try listed(command)) }
             let taken = Set(try candidates.filter { try Self.takes(command, $0) })

@@ -4,6 +4,7 @@ a Spark job that runs the unchanged `smashtag` binary on its executors.
 usage:
     spark-submit contrib/spark/popularity.py -t TERM [-t TERM...] PATH... [options]
     spark-submit contrib/spark/popularity.py --pairs -t TERM [-t TERM...] PATH... [options]
+    spark-submit contrib/spark/popularity.py --trend -t TERM... PATH... --current WINDOW [options]
     python contrib/spark/popularity.py --master 'local[2]' TERM PATH... [options]
 
     -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
@@ -19,6 +20,11 @@ usage:
                         `smashtag report --by` (SPEC 12.4)
     --tz ZONE           the zone --by names buckets in [default: UTC]
                         (with --pairs: the N heaviest pairs)
+    --trend             what is rising, as `smashtag trend` (SPEC 14), with
+                        its --current, --baseline, --now, --tz, --min-authors,
+                        --by-tweets, --all and --top: the executors extract
+                        with --trend, the first copy of each (term, tweet) is
+                        kept, and the driver's `aggregate --trend` scores them
     --pairs             co-occurrence, as `smashtag pairs` (SPEC 12.5): the
                         pairs of mentions the matching tweets carry together
     --without-term      with --pairs: leave out pairs holding the term's own
@@ -163,6 +169,14 @@ def parse_args(argv):
     p.add_argument("--by")
     p.add_argument("--tz")
     p.add_argument("--master")
+    # SPEC 14: `smashtag trend`, the windows and score being aggregate --trend's.
+    p.add_argument("--trend", action="store_true")
+    p.add_argument("--current")
+    p.add_argument("--baseline")
+    p.add_argument("--now")
+    p.add_argument("--min-authors", type=int)
+    p.add_argument("--by-tweets", action="store_true")
+    p.add_argument("--all", action="store_true")
     a = p.parse_args(argv)
     if a.help:
         try:
@@ -194,7 +208,15 @@ def parse_args(argv):
         p.error("--columns does not apply to pairs (SPEC 12.5)")
     if a.pairs and a.by:
         p.error("--by does not apply to pairs (SPEC 12.5)")
-    if a.tz and not a.by:
+    trend_only = [n for n in ("current", "baseline", "now", "min_authors") if getattr(a, n) is not None] \
+        + [n for n in ("by_tweets", "all") if getattr(a, n)]
+    if trend_only and not a.trend:
+        p.error(f"--{trend_only[0].replace('_', '-')} goes with --trend (SPEC 14)")
+    if a.trend and (a.pairs or a.by or a.columns):
+        p.error("--trend has windows and columns of its own: --pairs, --by and --columns do not apply (SPEC 14)")
+    if a.trend and not a.current:
+        p.error("--trend needs --current WINDOW: 1d, 7d, 6h, 2w or A..B")
+    if a.tz and not a.by and not a.trend:
         p.error("--tz names the buckets of --by: give --by")
     if a.pairs and a.format == "gexf" and len(a.term) > 1:
         p.error("--format gexf writes one graph, for one term: run once per term")
@@ -533,8 +555,8 @@ def popularity(sc, a, out):
     Returns the exit status of the final `smashtag aggregate`.
     """
     binary, ship = find_binary(a.smashtag, a.installed)
-    options = report_options(a) + (["--by", a.by] if a.by else [])
-    header = smashtag_header(binary, a.term, options + series_flags(None, a.tz))
+    options = report_options(a) + (["--by", a.by] if a.by else []) + (["--trend"] if a.trend else [])
+    header = smashtag_header(binary, a.term, options + ([] if a.trend else series_flags(None, a.tz)))
     carried = header.split(b"\t")[3] if header.split(b"\t")[2] == b"2" else None
     facts = carried in (FACTS_CARRIED, FACTS_AND_TIME_CARRIED)
     paths = list_inputs(binary, a.paths, a.strict)
@@ -553,6 +575,12 @@ def popularity(sc, a, out):
     shuffle = a.shuffle_partitions or sc.defaultParallelism
     tweets = copies.reduceByKey(first_copy, shuffle)
     terms = header_terms(header)
+    if a.trend:
+        # SPEC 14: the kept copies go back as extract lines; aggregate --trend windows and scores them.
+        with tempfile.NamedTemporaryFile(prefix="smashtag-trend-", suffix=".tsv") as f:
+            write_trend_lines(f, header, terms, tweets.toLocalIterator())
+            f.flush()
+            return run_aggregate([binary, "aggregate", f.name, "--quiet", "--trend", *trend_flags(a)], a, out)
     if a.by:
         # A series, with no --min-count cut (a series chooses its mentions by their
         # totals); aggregate --by buckets the counts, chooses and zero-fills.
@@ -622,6 +650,31 @@ def popularity(sc, a, out):
         if a.top:
             cmd += ["--top", str(a.top)]
         return run_aggregate(cmd, a, out)
+
+
+def trend_flags(a):
+    """What `aggregate --trend` takes of the job's options."""
+    out = []
+    for name in ("current", "baseline", "now", "tz", "min_authors", "kinds", "format", "top"):
+        v = getattr(a, name)
+        if v is not None:
+            out += [f"--{name.replace('_', '-')}", str(v)]
+    return out + (["--by-tweets"] if a.by_tweets else []) + (["--all"] if a.all else [])
+
+
+def write_trend_lines(f, header, terms, tweets):
+    """Writes the first copies of `extract --trend` (carries=kind,author,spellings,time)
+    back as extract lines: a T line with kind, author and time, an M line per
+    mention with the tweet's spellings of it."""
+    f.write(header + b"\n")
+    for (t, tweet), (_, mentions, (retweet, author, spellings), time) in tweets:
+        term = terms[t]
+        f.write(b"T\t%s\t%d\t%s\t%s\t%d\n" % (term, tweet, b"r" if retweet else b"o", author or b"-", time))
+        written = {}
+        for m, sp in spellings:
+            written.setdefault(m, []).append(sp)
+        for m in (mentions.split(b"\t") if mentions else []):
+            f.write(b"M\t%s\t%d\t%s%s\n" % (term, tweet, m, b"".join(b"\t" + sp for sp in written.get(m, []))))
 
 
 def run_aggregate(cmd, a, out):
@@ -792,7 +845,7 @@ def main(argv=None):
             or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
             # A bad term, option, unit or zone stops the job before Spark starts.
-            smashtag_header(early, a.term, report_options(a) + series_flags(a.by, a.tz))
+            smashtag_header(early, a.term, report_options(a) + (["--trend"] if a.trend else series_flags(a.by, a.tz)))
         sc = spark_context(a.master)
         try:
             return popularity(sc, a, sys.stdout.buffer)

@@ -150,6 +150,7 @@ def run_cases(sc):
     series_cases(sc)
     people_cases(sc)
     kinds_cases(sc)
+    trend_cases(sc)
 
 
 def pair_cases(sc):
@@ -233,6 +234,30 @@ def kinds_cases(sc):
                     ["--kinds", "url,host", "--by", "day", "--min-count", "1"],
                     ["--kinds", "symbol,url,poster", "--pairs", "--min-count", "1"]):
         case(sc, f"kinds {' '.join(options)}", terms, paths, options, ["--partitions", "3"])
+
+
+def trend_cases(sc):
+    """SPEC 14 through the job: as `smashtag trend` with the same options, on
+    the hand-made trend fixtures and the corpus, every tweet read twice."""
+    paths = [os.path.join(ROOT, "Tests/Fixtures/trend"), CORPUS]
+    terms = ["*", "#fresh", "#Brexit"]
+    for options in (["--current", "1d", "--now", "2020-03-08T10:00:00Z", "--all"],
+                    ["--current", "1d", "--now", "2020-03-08T10:00:00Z", "--baseline", "mean:2", "--format", "json"],
+                    ["--current", "1d", "--now", "2021-03-29T10:00:00+02:00", "--tz", "Europe/Berlin", "--by-tweets", "--all"],
+                    ["--current", "2010-01-01..2030-01-01", "--baseline", "2000-01-01..2010-01-01", "--all", "--top", "5",
+                     "--kinds", "hashtag,poster"]):
+        name = f"trend {' '.join(options)}"
+        if ONLY not in name:
+            continue
+        try:
+            want = subprocess.run([BINARY, "trend", *popularity.term_flags(terms), *paths, "--quiet", *options],
+                                  capture_output=True, check=True).stdout
+            got = spark(sc, terms, paths + paths, ["--trend", *options, "--partitions", "3"])
+            check(name, got, want)
+        except Exception as e:
+            global failed
+            failed += 1
+            print(f"FAIL  {name}: {type(e).__name__}: {e}", flush=True)
 
 
 def filter_cases(sc):

@@ -306,6 +306,10 @@ public final class ExtractReader: RecordHandler {
     private var tweetTime: Int64?
     /// Inputs without creation times read while `--by` asks for them (named once).
     public private(set) var lacksTimes = false
+    /// `aggregate --trend` (SPEC §14): makes the sink the tweets go to, once the header names the terms.
+    private let makeSink: (([Term]) -> PartSink)?
+    /// The sink `makeSink` made, instead of `aggregator`.
+    public private(set) var sink: PartSink?
 
     /// - Parameters:
     ///   - pairs: count pairs (`aggregate --pairs`) instead of mentions.
@@ -315,7 +319,8 @@ public final class ExtractReader: RecordHandler {
     ///   - problems: where bad lines and unreadable input are counted and kept (the run's `ProblemLedger`).
     public init(control: RunControl, pairs: Bool = false, maxPairMentions: Int = OverLimitTweets.defaultLimit,
                 facts: PostFields = .init(), buckets: TimeBuckets? = nil,
-                since: Int64? = nil, until: Int64? = nil, problems: any ProblemSink) {
+                since: Int64? = nil, until: Int64? = nil, problems: any ProblemSink, sink makeSink: (([Term]) -> PartSink)? = nil) {
+        self.makeSink = makeSink
         self.control = control
         self.problems = problems
         self.pairs = pairs
@@ -325,7 +330,7 @@ public final class ExtractReader: RecordHandler {
         self.buckets = buckets
         window = (since, until)
         var fields = pairs ? PostFields() : facts
-        fields.times = !pairs && buckets != nil
+        fields.times = !pairs && (buckets != nil || makeSink != nil)
         builder = KeyedPartBuilder(fields: fields)
         overLimit = OverLimitTweets(limit: maxPairMentions)
     }
@@ -383,12 +388,17 @@ public final class ExtractReader: RecordHandler {
                 (carriesFacts, carriesTimes) = (said.1, said.2)
                 termFields = fields.dropFirst(4)
             }
+            if makeSink != nil && !(carriesTimes && carriesFacts) && !lacksTimes {
+                lacksTimes = true
+                problem(InputProblem(.notATweet, origin: origin, line: line,
+                                     reason: "this input carries no creation times, authors or spellings for --trend: extract with --trend"))
+            }
             if buckets != nil && !carriesTimes && !lacksTimes {
                 lacksTimes = true
                 problem(InputProblem(.notATweet, origin: origin, line: line,
                                      reason: "this input carries no creation times for --by: extract with --by"))
             }
-            if !carriesFacts && facts.any && !lacksFacts {
+            if makeSink == nil && !carriesFacts && facts.any && !lacksFacts {
                 lacksFacts = true
                 problem(InputProblem(.notATweet, origin: origin, line: line,
                                      reason: (version == ExtractFormat.version ? "format version 1" : "this input (carries=time)")
@@ -415,7 +425,13 @@ public final class ExtractReader: RecordHandler {
                 parsed.append(t)
             }
             terms = parsed
-            if pairs { pairAggregator = PairAggregator(terms: parsed, maxMentions: maxPairMentions) } else { aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets) }
+            if let makeSink {
+                sink = makeSink(parsed)
+            } else if pairs {
+                pairAggregator = PairAggregator(terms: parsed, maxMentions: maxPairMentions)
+            } else {
+                aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets)
+            }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
         case "A", "S":
             // A Bluesky handle (SPEC §16), for showing accounts: no tweet of its own.
@@ -487,6 +503,7 @@ public final class ExtractReader: RecordHandler {
             }
         case "N", "C":
             guard terms != nil else { return bad("a count line before any header") }
+            guard makeSink == nil else { return bad("counts carry no tweets, authors or times for --trend: extract with --trend") }
             let isC = fields[0] == "C"
             let v2 = version == ExtractFormat.factsVersion && carriesFacts
             // With times, the creation second follows the term.
@@ -566,6 +583,7 @@ public final class ExtractReader: RecordHandler {
         guard part.count > 0 else { return }
         aggregator?.add(part)
         pairAggregator?.add(part)
+        sink?.add(part)
     }
 
     /// Adds the tweet being read to the part being built (the part goes on when full).

@@ -52,6 +52,13 @@ extension Store {
     ///
     /// - Returns: what was left out and read (`reports` empty).
     func scan(_ terms: [Term], filter: TweetFilter, into aggregator: Aggregator) throws -> FilteredReports {
+        try scan(terms, filter: filter, into: aggregator, facts: aggregator.facts, times: aggregator.buckets != nil)
+    }
+
+    /// The same scan into any sink of parts: each post with what `facts`
+    /// asks for and, with `times`, its creation time (tweets of unknown
+    /// time then left out and counted in `unknownTime`).
+    func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool) throws -> FilteredReports {
         let text = try keepsText
         if !text, let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
@@ -60,7 +67,6 @@ extension Store {
         try loadHandles()
         try db.beginRead()
         defer { db.endRead() }
-        let facts = aggregator.facts, bucketed = aggregator.buckets != nil
         var keys: [Int64: String] = [:]
         let allKeys = try db.statement("SELECT id, key FROM mention")
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }

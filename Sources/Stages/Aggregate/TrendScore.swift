@@ -1,0 +1,119 @@
+/// An exact non-negative fraction, for `smashtag trend`'s numbers (SPEC §14):
+/// a baseline may be a mean or scaled, so `b`, `e`, the score and the ratio
+/// are fractions, and they are rounded (half to even, 4 decimals) from
+/// their exact values, never from a `Double`'s approximation.
+///
+/// 128-bit integers hold every value a run can make: counts stay under
+/// 2^40, a window's length in seconds under 2^40, `K` under 2^14.
+public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible {
+    public let numerator: Int128
+    public let denominator: Int128
+
+    /// `n/d`, reduced; `d` > 0.
+    public init(_ n: Int128, _ d: Int128 = 1) {
+        precondition(d != 0, "a fraction with denominator 0")
+        let g = Fraction.gcd(n < 0 ? -n : n, d < 0 ? -d : d)
+        let sign: Int128 = d < 0 ? -1 : 1
+        numerator = sign * n / g
+        denominator = sign * d / g
+    }
+
+    public init(_ n: Int) { self.init(Int128(n), 1) }
+
+    static func gcd(_ a: Int128, _ b: Int128) -> Int128 {
+        var (x, y) = (a, b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return x == 0 ? 1 : x
+    }
+
+    public static let zero = Fraction(0, 1)
+    public static let one = Fraction(1, 1)
+
+    public static func + (a: Fraction, b: Fraction) -> Fraction {
+        Fraction(a.numerator * b.denominator + b.numerator * a.denominator, a.denominator * b.denominator)
+    }
+    public static func - (a: Fraction, b: Fraction) -> Fraction {
+        Fraction(a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator)
+    }
+    public static func * (a: Fraction, b: Fraction) -> Fraction {
+        // Cross-reduced first, so the products stay small.
+        let g1 = gcd(abs(a.numerator), b.denominator), g2 = gcd(abs(b.numerator), a.denominator)
+        return Fraction((a.numerator / g1) * (b.numerator / g2), (a.denominator / g2) * (b.denominator / g1))
+    }
+    public static func / (a: Fraction, b: Fraction) -> Fraction {
+        precondition(b.numerator != 0, "division by zero")
+        return a * Fraction(b.denominator, b.numerator)
+    }
+    public static func < (a: Fraction, b: Fraction) -> Bool {
+        a.numerator * b.denominator < b.numerator * a.denominator
+    }
+
+    public var isZero: Bool { numerator == 0 }
+
+    /// The value rounded half to even to 4 decimals, trailing zeros (and a
+    /// bare point) dropped: `3`, `0.1667`, `24.5`, `0.0001`.
+    public var description: String {
+        let negative = numerator < 0
+        let n = negative ? -numerator : numerator
+        let scaled = n * 10_000
+        var q = scaled / denominator
+        let r = scaled % denominator
+        // Half to even: up when past half, or exactly half and q odd.
+        if 2 * r > denominator || (2 * r == denominator && q % 2 == 1) { q += 1 }
+        let whole = q / 10_000
+        var frac = String(q % 10_000)
+        if q == 0 { return "0" }
+        frac = String(repeating: "0", count: 4 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        return (negative ? "-" : "") + String(whole) + (frac.isEmpty ? "" : "." + frac)
+    }
+
+    /// The nearest `Double` (for a chart's bar, never for a printed number).
+    public var approximate: Double { Double(numerator) / Double(denominator) }
+}
+
+/// The score Mastodon gives a trending tag (`app/models/trends/tags.rb`),
+/// as SPEC §14 states it, and what explains it: from `o`, a mention's
+/// distinct authors (or tweets) in the current window, and `b`, in the
+/// baseline:
+///
+///     e = b, or 1 when b < 1
+///     score = 0 when e > o or o < N, else (o − e)² / e
+///     ratio = (o + 1) / (b + 1)
+///     status: new (b = 0, o ≥ N), rising (score > 0), falling (o < b), steady
+public struct TrendScore: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case new, rising, falling, steady
+    }
+
+    public let expected: Fraction
+    public let score: Fraction
+    public let ratio: Fraction
+    public let status: Status
+
+    /// - Parameters:
+    ///   - current: `o`.
+    ///   - baseline: `b` (a mean or scaled count may be a fraction).
+    ///   - minimum: `N`, `--min-authors`.
+    public init(current o: Int, baseline b: Fraction, minimum n: Int) {
+        let oo = Fraction(o)
+        let e = b < .one ? Fraction.one : b
+        expected = e
+        if oo < e || o < n {
+            score = .zero
+        } else {
+            let d = oo - e
+            score = d * d / e
+        }
+        ratio = (oo + .one) / (b + .one)
+        if b.isZero && o >= n {
+            status = .new
+        } else if !score.isZero {
+            status = .rising
+        } else if oo < b {
+            status = .falling
+        } else {
+            status = .steady
+        }
+    }
+}

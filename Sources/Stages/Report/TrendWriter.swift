@@ -1,0 +1,116 @@
+/// Renders `smashtag trend` (SPEC §14) as bytes: `csv`, `json`, `ndjson`
+/// and `table` here, the workbook (`XLSXTrend`) and the page (`HTMLTrend`)
+/// beside.
+///
+///     term,type,mention,display,current_tweets,current_authors,baseline_tweets,baseline_authors,
+///     expected,score,ratio,status,top_author_share,top_authors,example_ids
+///
+/// Numbers are exact values rounded half to even to 4 decimals, trailing
+/// zeros dropped (`Fraction.description`); `top_authors` and `example_ids`
+/// are separated by spaces, in CSV and JSON alike (JSON strings).
+public enum TrendWriter {
+    public static let columns = ["term", "type", "mention", "display", "current_tweets", "current_authors", "baseline_tweets",
+                                 "baseline_authors", "expected", "score", "ratio", "status", "top_author_share", "top_authors",
+                                 "example_ids"]
+
+    /// The bytes of any format.
+    ///
+    /// - Parameter summary: the run, for the workbook's and the page's summary.
+    /// - Throws: `OutputFile.Failure` when the workbook cannot be made.
+    public static func bytes(_ trends: [TermTrend], as format: OutputFormat, summary: [ReportDocument.Item] = [],
+                             width: Int = 80, color: Bool = false) throws -> [UInt8] {
+        switch format {
+        case .xlsx: return try XLSXTrend(trends, summary: summary).bytes()
+        case .html: return Array(HTMLTrend.page(trends, summary: summary).utf8)
+        case .report(let f): return Array(render(trends, as: f, width: width, color: color).utf8)
+        }
+    }
+
+    public static func render(_ trends: [TermTrend], as format: ReportFormat, width: Int = 80, color: Bool = false) -> String {
+        switch format {
+        case .csv: return csv(trends)
+        case .json: return "[" + trends.map(jsonObject).joined(separator: ",") + "]\n"
+        case .ndjson: return trends.map { jsonObject($0) + "\n" }.joined()
+        case .table: return table(trends, width: width, color: color)
+        }
+    }
+
+    /// The fields of a row after `term`, as text (CSV's, unquoted).
+    static func fields(_ r: TrendRow) -> [String] {
+        [r.kind.name, r.mention.printedKey, r.display?.printedKey ?? "", String(r.currentTweets), String(r.currentAuthors),
+         r.baselineTweets.description, r.baselineAuthors.description, r.score.expected.description, r.score.score.description,
+         r.score.ratio.description, r.score.status.rawValue, r.topAuthorShare.description,
+         r.topAuthors.map(\.printedKey).joined(separator: " "), r.exampleIDs.joined(separator: " ")]
+    }
+
+    static func csv(_ trends: [TermTrend]) -> String {
+        var out = columns.joined(separator: ",") + "\n"
+        for t in trends {
+            let term = ReportWriter.csvField(t.term.description)
+            for r in t.rows {
+                out += term
+                for f in fields(r) { out += "," + ReportWriter.csvField(f) }
+                out += "\n"
+            }
+        }
+        return out
+    }
+
+    /// `{"term":"#x","current":["…Z","…Z"],"baseline":["…Z","…Z"],"rows":[{"type":"hashtag",…}]}`
+    static func jsonObject(_ t: TermTrend) -> String {
+        func bounds(_ w: TrendWindows.Window) -> String {
+            "[\"\(CreatedAt.isoSeconds(w.start))\",\"\(CreatedAt.isoSeconds(w.end))\"]"
+        }
+        let numeric: Set<Int> = [3, 4, 5, 6, 7, 8, 9, 11]
+        let rows = t.rows.map { r -> String in
+            let f = fields(r)
+            let parts = f.indices.map { i -> String in
+                "\"\(columns[i + 1])\":" + (numeric.contains(i) ? f[i] : ReportWriter.jsonString(f[i]))
+            }
+            return "{" + parts.joined(separator: ",") + "}"
+        }
+        return "{\"term\":\(ReportWriter.jsonString(t.term.description)),\"current\":\(bounds(t.current)),"
+            + "\"baseline\":\(bounds(t.baseline)),\"rows\":[" + rows.joined(separator: ",") + "]}"
+    }
+
+    /// The `table` format: per term a heading with both windows, then per
+    /// type the rows, their numbers right-aligned:
+    ///
+    ///     #swift · 12 tweets from 2020-03-01T00:00:00Z to 2020-03-08T00:00:00Z · baseline from … to …
+    ///
+    ///       Hashtags     authors  baseline  score   ratio  status  top share  top authors
+    ///       #swiftui           9         2   24.5  3.3333  rising       0.25  @a @b @c
+    static func table(_ trends: [TermTrend], width: Int, color: Bool) -> String {
+        func bold(_ s: String) -> String { color ? "\u{1B}[1m" + s + "\u{1B}[0m" : s }
+        var out = ""
+        for (n, t) in trends.enumerated() {
+            if n > 0 { out += "\n" }
+            out += bold(VisibleText.escaped(t.term.description)) + " · \(TableRenderer.grouped(t.currentTweets)) "
+                + (t.currentTweets == 1 ? "tweet" : "tweets") + " from \(CreatedAt.isoSeconds(t.current.start)) to "
+                + "\(CreatedAt.isoSeconds(t.current.end)) · baseline from \(CreatedAt.isoSeconds(t.baseline.start)) to "
+                + "\(CreatedAt.isoSeconds(t.baseline.end))\n"
+            if t.rows.isEmpty { out += "\n  (nothing rising)\n" }
+            for kind in MentionKind.allCases {
+                let rows = t.rows.filter { $0.kind == kind }
+                guard !rows.isEmpty else { continue }
+                let names = rows.map { VisibleText.escaped(($0.display ?? $0.mention).printedKey) }
+                let cells = rows.map { r in
+                    [String(r.currentAuthors), r.baselineAuthors.description, r.score.score.description, r.score.ratio.description,
+                     r.score.status.rawValue, r.topAuthorShare.description]
+                }
+                let heads = ["authors", "baseline", "score", "ratio", "status", "top share"]
+                let widths = heads.indices.map { c in max(heads[c].count, cells.map { $0[c].count }.max() ?? 0) }
+                let nameWidth = min(max(kind.title.count, names.map(TableRenderer.columns).max() ?? 0), max(12, width / 3))
+                out += "\n  " + bold(kind.title) + String(repeating: " ", count: nameWidth - kind.title.count)
+                for c in heads.indices { out += "  " + String(repeating: " ", count: widths[c] - heads[c].count) + bold(heads[c]) }
+                out += "  " + bold("top authors") + "\n"
+                for (i, r) in rows.enumerated() {
+                    out += "  " + PairWriter.fitted(names[i], nameWidth)
+                    for c in heads.indices { out += "  " + String(repeating: " ", count: widths[c] - cells[i][c].count) + cells[i][c] }
+                    out += "  " + VisibleText.escaped(r.topAuthors.joined(separator: " ")) + "\n"
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,233 @@
+import XCTest
+@testable import Stages
+
+/// SPEC §14's computation, worked by hand: the score, the exact numbers,
+/// the windows (DST included) and the aggregator's rows.
+final class TrendCoreTests: XCTestCase {
+    // MARK: The score (the SPEC's own numbers)
+
+    func testSpecNumbersBTwoOTen() {
+        let s = TrendScore(current: 9, baseline: Fraction(2), minimum: 5)
+        XCTAssertEqual(s.expected.description, "2")
+        XCTAssertEqual(s.score.description, "24.5")  // (9 − 2)² / 2
+        XCTAssertEqual(s.ratio.description, "3.3333")  // 10 / 3
+        XCTAssertEqual(s.status, .rising)
+    }
+
+    func testSpecNumbersNewMention() {
+        let s = TrendScore(current: 5, baseline: .zero, minimum: 5)
+        XCTAssertEqual(s.expected.description, "1")
+        XCTAssertEqual(s.score.description, "16")  // (5 − 1)² / 1
+        XCTAssertEqual(s.ratio.description, "6")
+        XCTAssertEqual(s.status, .new)
+    }
+
+    func testUnderMinimumScoresZero() {
+        let s = TrendScore(current: 4, baseline: .zero, minimum: 5)
+        XCTAssertEqual(s.score.description, "0")
+        XCTAssertEqual(s.status, .steady)
+        XCTAssertEqual(TrendScore(current: 4, baseline: .zero, minimum: 4).status, .new)
+    }
+
+    func testFallingAndSteady() {
+        let falling = TrendScore(current: 1, baseline: Fraction(3), minimum: 5)
+        XCTAssertEqual(falling.status, .falling)
+        XCTAssertEqual(falling.ratio.description, "0.5")
+        XCTAssertEqual(falling.expected.description, "3")
+        let steady = TrendScore(current: 6, baseline: Fraction(6), minimum: 5)
+        XCTAssertEqual(steady.status, .steady)
+        XCTAssertEqual(steady.score.description, "0")
+        // e > o scores 0 even above N.
+        XCTAssertEqual(TrendScore(current: 6, baseline: Fraction(7), minimum: 5).score, .zero)
+    }
+
+    func testFractionalBaselineUnderOneExpectsOne() {
+        // mean:2 of 1 and 0 authors: b = 0.5, e = 1.
+        let s = TrendScore(current: 5, baseline: Fraction(1, 2), minimum: 5)
+        XCTAssertEqual(s.expected.description, "1")
+        XCTAssertEqual(s.score.description, "16")
+        XCTAssertEqual(s.ratio.description, "4")  // 6 / 1.5
+        XCTAssertEqual(s.status, .rising)  // b is not 0
+    }
+
+    func testFractionalBaselineScore() {
+        // b = 1.5: (9 − 1.5)² / 1.5 = 37.5; ratio 10 / 2.5 = 4.
+        let s = TrendScore(current: 9, baseline: Fraction(3, 2), minimum: 5)
+        XCTAssertEqual(s.score.description, "37.5")
+        XCTAssertEqual(s.ratio.description, "4")
+    }
+
+    // MARK: Rounding: half to even on the exact value
+
+    func testRoundingHalfToEvenOnExactValues() {
+        XCTAssertEqual(Fraction(1, 6).description, "0.1667")
+        XCTAssertEqual(Fraction(1, 3).description, "0.3333")
+        XCTAssertEqual(Fraction(1, 20_000).description, "0")  // 0.00005 → 0.0000 (even)
+        XCTAssertEqual(Fraction(3, 20_000).description, "0.0002")  // 0.00015 → 0.0002 (even)
+        XCTAssertEqual(Fraction(5, 20_000).description, "0.0002")  // 0.00025 → 0.0002
+        XCTAssertEqual(Fraction(7, 20_000).description, "0.0004")
+        XCTAssertEqual(Fraction(50_001, 200_000_000).description, "0.0003")  // just past half
+        XCTAssertEqual(Fraction(49, 2).description, "24.5")
+        XCTAssertEqual(Fraction(3).description, "3")
+        XCTAssertEqual(Fraction(0).description, "0")
+        XCTAssertEqual(Fraction(19_999, 20_000).description, "1")  // 0.99995 → 1.0000 (even) → 1
+        XCTAssertEqual(Fraction(10, 4).description, "2.5")
+    }
+
+    func testFractionArithmeticIsExact() {
+        let third = Fraction(1, 3)
+        XCTAssertEqual(third + third + third, .one)
+        XCTAssertEqual((Fraction(7) - Fraction(3, 2)) * (Fraction(7) - Fraction(3, 2)) / Fraction(3, 2), Fraction(121, 6))
+        XCTAssertTrue(Fraction(1, 3) < Fraction(34, 100))
+        XCTAssertEqual(Fraction(2, -4), Fraction(-1, 2))
+    }
+
+    // MARK: Windows
+
+    static let utc = try! ZoneOffsets("UTC")
+
+    static func t(_ s: String) -> Int64 { try! TweetFilter.time(s) }
+
+    func testDaysInUTC() throws {
+        let w = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        XCTAssertEqual(w.current, .init(Self.t("2020-03-07"), Self.t("2020-03-08")))
+        XCTAssertEqual(w.baselines, [.init(Self.t("2020-03-06"), Self.t("2020-03-07"))])
+        let seven = try TrendWindows(current: .last(7, .day), baseline: .weekago, now: Self.t("2020-03-08T00:00:00Z"), zone: Self.utc)
+        XCTAssertEqual(seven.current, .init(Self.t("2020-03-01"), Self.t("2020-03-08")))
+        XCTAssertEqual(seven.baselines, [.init(Self.t("2020-02-23"), Self.t("2020-03-01"))])
+    }
+
+    func testHoursEndAtThePresentHour() throws {
+        let w = try TrendWindows(current: .last(6, .hour), baseline: .mean(2), now: Self.t("2020-03-08T10:59:59Z"), zone: Self.utc)
+        XCTAssertEqual(w.current, .init(Self.t("2020-03-08T04:00:00Z"), Self.t("2020-03-08T10:00:00Z")))
+        XCTAssertEqual(w.baselines, [.init(Self.t("2020-03-07T22:00:00Z"), Self.t("2020-03-08T04:00:00Z")),
+                                     .init(Self.t("2020-03-07T16:00:00Z"), Self.t("2020-03-07T22:00:00Z"))])
+        XCTAssertEqual(w.baselineSpan, .init(Self.t("2020-03-07T16:00:00Z"), Self.t("2020-03-08T04:00:00Z")))
+    }
+
+    func testWeeksEndOnMonday() throws {
+        // 2020-03-08 is a Sunday: the present ISO week began on Monday 2020-03-02.
+        let w = try TrendWindows(current: .last(1, .week), baseline: .previous, now: Self.t("2020-03-08T23:00:00Z"), zone: Self.utc)
+        XCTAssertEqual(w.current, .init(Self.t("2020-02-24"), Self.t("2020-03-02")))
+        XCTAssertEqual(w.baselines, [.init(Self.t("2020-02-17"), Self.t("2020-02-24"))])
+    }
+
+    func testBerlinDayAcrossSpringChangeHas23Hours() throws {
+        let berlin = try ZoneOffsets("Europe/Berlin")
+        let w = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2021-03-29T10:00:00+02:00"), zone: berlin)
+        XCTAssertEqual(w.current, .init(Self.t("2021-03-27T23:00:00Z"), Self.t("2021-03-28T22:00:00Z")))
+        XCTAssertEqual(w.current.length, 23 * 3600)
+        XCTAssertEqual(w.baselines, [.init(Self.t("2021-03-26T23:00:00Z"), Self.t("2021-03-27T23:00:00Z"))])
+        // weekago: each bound 7 calendar days back, in winter time (+01:00).
+        let ago = try TrendWindows(current: .last(1, .day), baseline: .weekago, now: Self.t("2021-03-29T10:00:00+02:00"), zone: berlin)
+        XCTAssertEqual(ago.baselines, [.init(Self.t("2021-03-20T23:00:00Z"), Self.t("2021-03-21T23:00:00Z"))])
+        XCTAssertEqual(ago.scale.numerator, 1)
+        XCTAssertEqual(ago.scale.denominator, 1)
+    }
+
+    func testBerlinAutumnDayHas25Hours() throws {
+        let berlin = try ZoneOffsets("Europe/Berlin")
+        let w = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2021-11-01T00:30:00+01:00"), zone: berlin)
+        XCTAssertEqual(w.current, .init(Self.t("2021-10-30T22:00:00Z"), Self.t("2021-10-31T23:00:00Z")))
+        XCTAssertEqual(w.current.length, 25 * 3600)
+    }
+
+    func testExplicitWindowsAndScaledBaseline() throws {
+        let w = try TrendWindows(current: .span(Self.t("2020-03-01"), Self.t("2020-03-08")),
+                                 baseline: .span(Self.t("2020-01-01"), Self.t("2020-03-01")), now: 0, zone: Self.utc)
+        // 7 days against 60 days: b × 7/60.
+        XCTAssertEqual(w.scale.numerator, 7)
+        XCTAssertEqual(w.scale.denominator, 60)
+        let previous = try TrendWindows(current: .span(Self.t("2020-03-01T12:00:00Z"), Self.t("2020-03-01T18:00:00Z")),
+                                        baseline: .previous, now: 0, zone: Self.utc)
+        XCTAssertEqual(previous.baselines, [.init(Self.t("2020-03-01T06:00:00Z"), Self.t("2020-03-01T12:00:00Z"))])
+        XCTAssertThrowsError(try TrendWindows(current: .span(5, 5), baseline: .previous, now: 0, zone: Self.utc))
+    }
+
+    func testParsingTheOptions() throws {
+        let time: (String) throws -> Int64 = { try TweetFilter.time($0) }
+        XCTAssertEqual(try TrendWindows.parseCurrent("7d", time: time), .last(7, .day))
+        XCTAssertEqual(try TrendWindows.parseCurrent("6h", time: time), .last(6, .hour))
+        XCTAssertEqual(try TrendWindows.parseCurrent("2w", time: time), .last(2, .week))
+        XCTAssertNil(try TrendWindows.parseCurrent("0d", time: time))
+        XCTAssertNil(try TrendWindows.parseCurrent("d", time: time))
+        XCTAssertNil(try TrendWindows.parseCurrent("7m", time: time))
+        XCTAssertEqual(try TrendWindows.parseCurrent("2020-03-01..2020-03-08", time: time), .span(Self.t("2020-03-01"), Self.t("2020-03-08")))
+        XCTAssertEqual(try TrendWindows.parseBaseline("mean:4", time: time), .mean(4))
+        XCTAssertNil(try TrendWindows.parseBaseline("mean:0", time: time))
+        XCTAssertNil(try TrendWindows.parseBaseline("yesterday", time: time))
+        XCTAssertThrowsError(try TrendWindows.parseCurrent("2020-03-01..later", time: time))
+    }
+
+    // MARK: The aggregator
+
+    /// A part of posts (id, time, author, hashtags as written), every one matching term 0.
+    static func part(_ posts: [(id: UInt64, time: Int64, author: String?, tags: [String])]) -> PostPart {
+        var b = KeyedPartBuilder<String>(fields: TrendAggregator.fields(kinds: .standard))
+        for p in posts {
+            let keys = p.tags.map { "#" + $0.lowercased() }
+            b.append(id: p.id, mask: 1, mentions: keys, text: { $0 }, author: p.author.map { "@" + $0 },
+                     spellings: zip(keys, p.tags.map { "#" + $0 }).map { ($0, $1) }, time: p.time)
+        }
+        return b.take()
+    }
+
+    func testOneAuthorFiftyTimesLeavesTheScoreByAuthorsUnmoved() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let base = Self.t("2020-03-07T12:00:00Z")
+        var posts = (0..<50).map { (id: UInt64(1000 + $0), time: base + Int64($0), author: Optional("spammer"), tags: ["spam"]) }
+        posts += (1...5).map { (id: UInt64($0), time: base, author: Optional("u\($0)"), tags: ["fine"]) }
+        let agg = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+        agg.add(Self.part(posts))
+        let byAuthors = agg.trends(minimum: 5, byTweets: false, all: true, top: nil)[0].rows
+        XCTAssertEqual(byAuthors.map(\.mention), ["#fine", "#spam"])
+        let spam = byAuthors[1]
+        XCTAssertEqual(spam.currentTweets, 50)
+        XCTAssertEqual(spam.currentAuthors, 1)
+        XCTAssertEqual(spam.score.score, .zero)
+        XCTAssertEqual(spam.topAuthorShare, .one)
+        XCTAssertEqual(spam.topAuthors, ["@spammer"])
+        XCTAssertEqual(spam.exampleIDs, ["1000", "1001", "1002"])
+        let fine = byAuthors[0]
+        XCTAssertEqual(fine.score.score.description, "16")
+        // Ties of authors by bytes; the earliest tweets tie on time, then by id.
+        XCTAssertEqual(fine.topAuthors, ["@u1", "@u2", "@u3"])
+        XCTAssertEqual(fine.exampleIDs, ["1", "2", "3"])
+        XCTAssertEqual(fine.topAuthorShare.description, "0.2")
+        let byTweets = agg.trends(minimum: 5, byTweets: true, all: false, top: nil)[0].rows
+        XCTAssertEqual(byTweets.map(\.mention), ["#spam", "#fine"])
+        XCTAssertEqual(byTweets[0].score.score.description, "2401")
+    }
+
+    func testTiesOrderByAuthorsThenBytesAndTopCutsPerType() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let now = Self.t("2020-03-07T12:00:00Z")
+        var posts: [(id: UInt64, time: Int64, author: String?, tags: [String])] = []
+        // #b and #a: 5 authors each, no baseline: both 16; #c: 6 authors, 1 in the baseline: (6 − 1)² = 25.
+        for i in 1...5 { posts.append((UInt64(i), now, "x\(i)", ["b", "a", "c"])) }
+        posts.append((6, now, "x6", ["c"]))
+        posts.append((7, now - 86_400, "y", ["c"]))
+        // Unknown author: a tweet but no author.
+        posts.append((8, now, nil, ["a"]))
+        let agg = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+        agg.add(Self.part(posts))
+        let rows = agg.trends(minimum: 5, byTweets: false, all: false, top: nil)[0].rows
+        XCTAssertEqual(rows.map(\.mention), ["#c", "#a", "#b"])
+        XCTAssertEqual(rows.map(\.score.score.description), ["25", "16", "16"])
+        XCTAssertEqual(rows[1].currentTweets, 6)
+        XCTAssertEqual(rows[1].currentAuthors, 5)
+        XCTAssertEqual(rows[1].topAuthorShare.description, "0.1667")
+        XCTAssertEqual(agg.trends(minimum: 5, byTweets: false, all: false, top: 2)[0].rows.map(\.mention), ["#c", "#a"])
+    }
+
+    func testCopiesCountOnceAndUnknownTimesAreLeftOut() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let now = Self.t("2020-03-07T12:00:00Z")
+        let agg = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+        agg.add(Self.part((1...5).map { (UInt64($0), now, "x\($0)", ["a"]) }))
+        agg.add(Self.part([(1, now, "x1", ["a"]), (9, PostPart.unknownTime, "z", ["a"])]))
+        XCTAssertEqual(agg.duplicates, 1)
+        XCTAssertEqual(agg.unknownTime, 1)
+        XCTAssertEqual(agg.trends(minimum: 5, byTweets: false, all: false, top: nil)[0].rows.map(\.currentTweets), [5])
+    }
+}
