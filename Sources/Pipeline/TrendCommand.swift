@@ -145,7 +145,6 @@ struct TrendCommand: Command {
         windows = try trend.windows()
         if !filters.retweetsGiven { filters.filter.retweets = .exclude }
         filters.filter.timeNeededBy = "--current \(windows.currentText)"
-        if store != nil { try Terms.checkStoreKinds(filters.kinds, terms: terms) }
     }
 
     func run() -> Int32 {

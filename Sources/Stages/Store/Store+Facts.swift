@@ -63,7 +63,7 @@ extension Store {
         if !text, let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
         }
-        try checkKinds(aggregator.facts.mentionKinds, terms: terms)
+        try checkKinds(facts.mentionKinds, terms: terms)
         try loadHandles()
         try db.beginRead()
         defer { db.endRead() }
