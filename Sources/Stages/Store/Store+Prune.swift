@@ -50,6 +50,13 @@ extension Store {
                         """, [Int64(n)])
                 }
                 let removed = db.changes
+                // A post's copy goes with the last kept tweet that names it (SPEC §15).
+                try db.run("""
+                    DELETE FROM post_copy WHERE post NOT IN (
+                        SELECT retweet_of FROM tweet WHERE retweet_of IS NOT NULL
+                        UNION SELECT quote_of FROM tweet WHERE quote_of IS NOT NULL
+                        UNION SELECT reply_to FROM tweet WHERE reply_to IS NOT NULL)
+                    """)
                 for (term, id) in try keptTerms() { try recount(id, term) }
                 try db.run(Store.bumpGeneration)
                 try removeUnused()
@@ -94,6 +101,7 @@ extension Store {
         try db.run("""
             DELETE FROM mention WHERE id NOT IN (SELECT id FROM temp.used_mention)
                 AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
+                AND id NOT IN (SELECT author FROM post_copy WHERE author IS NOT NULL)
                 AND id NOT IN (SELECT mention FROM term_count)
             """)
         try db.run("DELETE FROM spelling WHERE id NOT IN (SELECT id FROM temp.used_spelling)")
