@@ -105,12 +105,19 @@ struct AggregateCommand: Command {
     /// and `--until` for the series' span); the other filters belong to `extract`.
     var filters = FilterOptions()
     var buckets: TimeBuckets?
+    /// `--posts` (SPEC §15): what `smashtag posts` writes, from `extract --posts` lines, in the columns of `--columns`.
+    var posts = false
+    var postsOutput = PostsOutput()
+    var postColumns = PostsColumn.standard
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var formatName: String?
         var window: [String] = []
+        var columns: String?
         while let option = try a.nextOption() {
+            // With --posts, --columns names posts columns: read once the options are known.
+            if option == "--columns" { columns = try a.value(); continue }
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
             if option == "--columns" || option == "--kinds" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
@@ -126,6 +133,7 @@ struct AggregateCommand: Command {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--pairs": pairs = true
+            case "--posts": posts = true
             case "--without-term": withoutTerm = true
             case "--max-pair-mentions":
                 maxMentions = try a.number(min: 2)
@@ -136,6 +144,25 @@ struct AggregateCommand: Command {
                 }
                 throw UsageError.unknownOption(option, known: Self.options)
             }
+        }
+        if posts {
+            if pairs { throw UsageError("--posts and --pairs are two answers: give one") }
+            if withoutTerm || maxMentionsGiven || filters.by != nil || !window.isEmpty || filters.kinds != .standard {
+                throw UsageError("--posts takes --format, -o, --columns, --min-count and --top (SPEC §15)")
+            }
+            if let columns { postColumns = try PostsCommand.columns(columns) }
+            if let formatName {
+                var reader = ArgumentReader(["--format", formatName])
+                if let option = try reader.nextOption() { _ = try postsOutput.parse(option, &reader) }
+            }
+            postsOutput.path = output.path
+            try postsOutput.check()
+            paths = a.positional.isEmpty ? ["-"] : a.positional
+            return
+        }
+        if let columns {
+            var reader = ArgumentReader(["--columns", columns])
+            if let option = try reader.nextOption() { _ = try filters.parse(option, &reader) }
         }
         if let formatName {
             if pairs {
@@ -169,6 +196,7 @@ struct AggregateCommand: Command {
         let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         // The plan's problems first, then each input's in order, as a report's run keeps them.
         let ledger = setup.ledger()
+        if posts { return runPosts(setup, ledger: ledger) }
         let reader = ExtractReader(control: control, pairs: pairs, maxPairMentions: maxMentions, facts: filters.facts, buckets: buckets,
                                    since: filters.filter.since, until: filters.filter.until, problems: ledger)
         let input = InputReader()
@@ -209,6 +237,31 @@ struct AggregateCommand: Command {
 }
 
 extension AggregateCommand {
+    /// `aggregate --posts`: the posts of `extract --posts` lines, as `smashtag posts` writes them.
+    func runPosts(_ setup: InputRun, ledger: ProblemLedger) -> Int32 {
+        let reader = PostsLineReader(control: setup.control, texts: postColumns.contains(.text), problems: ledger)
+        let input = InputReader()
+        input.policy.maxRecordsWithoutTweet = nil
+        for unit in setup.plan.units where !setup.control.isStopped { input.read(unit, handler: reader) }
+        if let code = setup.stopped() { return code }
+        defer { setup.interrupts.cancel() }
+        guard let aggregator = reader.aggregator else {
+            setup.console.reportProblems(ledger)
+            setup.console.warn("no posts header found: aggregate --posts reads the output of 'smashtag extract --posts'")
+            return 1
+        }
+        if reader.lacksTexts {
+            setup.console.reportProblems(ledger)
+            return 1
+        }
+        let result = aggregator.posts(minCount: minCount, top: top)
+        if let status = postsOutput.write(result, columns: postColumns, console: setup.console, interrupts: setup.interrupts) {
+            return status
+        }
+        setup.console.reportProblems(ledger)
+        return 0
+    }
+
     /// `aggregate --pairs`: the pairs of what was read, as `smashtag pairs` writes them.
     func writePairs(_ reader: ExtractReader, ledger: ProblemLedger, console: Console, interrupts: InterruptHandler) -> Int32 {
         guard let aggregator = reader.pairAggregator else {
