@@ -16,6 +16,14 @@
 /// the same after an import. `created_at`, `author`, `text`, `lang` and
 /// `entities` are left out when the store does not have them (v2 leaves out
 /// `entities` of a tweet without mentions). Tweets come in id order.
+///
+/// What `posts` needs (SPEC §15, v7) comes along as v2 references: the
+/// post a tweet retweets, quotes or replies to is a `referenced_tweets`
+/// entry with its id (`{"type":"replied_to","id":"…"}`), and what the
+/// store's copies say of that post (`post_copy`) is written inline in the
+/// entry, as flattening tools write it (`author`, `created_at`, `text`), so
+/// an import keeps the same copies. A copy that says only a time is not
+/// written (an entry without author or text is no copy to a reader).
 extension Store {
     /// Writes every tweet through `write`, one line each.
     ///
@@ -32,8 +40,25 @@ extension Store {
         let allKeys = try db.statement("SELECT id, key FROM mention")
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
         let tweets = try db.statement("""
-            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
+            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links, t.retweet_of, t.quote_of, t.reply_to
+            FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
+        let copies = try db.statement("""
+            SELECT c.created_at, a.key, c.text FROM post_copy c LEFT JOIN mention a ON a.id = c.author WHERE c.post = ?1
+            """)
+        /// A `referenced_tweets` entry: the post's id and, inline, what its copies say.
+        func reference(_ type: String, _ post: Int64) throws(StoreError) -> String {
+            var entry = "{\"type\":\"\(type)\",\"id\":\"\(UInt64(bitPattern: post))\""
+            copies.reset()
+            try copies.bind(1, post)
+            if try copies.step(), copies.text(1) != nil || copies.text(2) != nil {
+                if let t = copies.optionalInt64(0) { entry += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+                if let author = copies.text(1) { entry += ",\"author\":{\"username\":\(JSONText.quoted(author.unsigned))}" }
+                if let text = copies.text(2) { entry += ",\"text\":\(JSONText.quoted(text))" }
+            }
+            copies.done()
+            return entry + "}"
+        }
         defer { tweets.done() }
         var set: [Int64] = []
         var out = ""
@@ -60,7 +85,15 @@ extension Store {
             }
             if let text = tweets.text(3) { out += ",\"text\":\(JSONText.quoted(text))" }
             if let lang = tweets.text(4) { out += ",\"lang\":\(JSONText.quoted(lang))" }
-            if tweets.optionalInt64(5) == 1 { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
+            var references: [String] = []
+            if let post = tweets.optionalInt64(7) {
+                references.append(try reference("retweeted", post))
+            } else if tweets.optionalInt64(5) == 1 {
+                references.append("{\"type\":\"retweeted\"}")
+            }
+            if let post = tweets.optionalInt64(8) { references.append(try reference("quoted", post)) }
+            if let post = tweets.optionalInt64(9) { references.append(try reference("replied_to", post)) }
+            if !references.isEmpty { out += ",\"referenced_tweets\":[" + references.joined(separator: ",") + "]" }
             if !hashtags.isEmpty || !users.isEmpty || !symbols.isEmpty || !urls.isEmpty {
                 out += ",\"entities\":{\"hashtags\":["
                     + hashtags.sorted().map { "{\"tag\":\(JSONText.quoted($0))}" }.joined(separator: ",")
