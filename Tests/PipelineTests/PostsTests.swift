@@ -123,6 +123,19 @@ final class PostsTests: XCTestCase {
         }
     }
 
+    func testOnlyTheFirstCopyOfXReadCountsAsItsOwnRecord() throws {
+        // 70 is read twice: first without an author, then with one. The second read is the same tweet again (the
+        // copy a store does not keep), so 70's author is the one the embedded copies say.
+        let lines = [#"{"id_str":"70","text":"seventy","created_at":"Mon Mar 02 10:00:00 +0000 2020"}"#,
+                     #"{"id_str":"70","text":"seventy","user":{"screen_name":"Late"}}"#,
+                     #"{"id_str":"71","text":"RT","user":{"screen_name":"a"},"retweeted_status":{"id_str":"70","text":"seventy","user":{"screen_name":"Copy"}}}"#,
+                     #"{"id_str":"72","text":"RT","user":{"screen_name":"b"},"retweeted_status":{"id_str":"70","text":"seventy","user":{"screen_name":"Copy"}}}"#]
+        let file = path("twice.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try smashtag(["posts", "*", file, "-q"]).stdout, Self.header + "*,70,@copy,2020-03-02T10:00:00Z,2,0,0\n")
+        try assertEveryPathAgrees([file], ["*", "--columns", "term,id,author,created_at,retweets,text"])
+    }
+
     func testV2PagesAndTwarcCSVFeedIt() throws {
         // v2: 300 retweeted by 200, 201 (its copy in includes.tweets, by u5 Eve); 301 quoted by 202, 203 (includes, by u4 Di);
         // 302 replied to by 202, 204 (no copy: in_reply_to_user_id u4 is Di).

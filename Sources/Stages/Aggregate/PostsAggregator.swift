@@ -107,6 +107,16 @@ public final class PostsAggregator {
         if r != PostPart.noPost { counts[t][r, default: PostCounts()].replies += 1 }
     }
 
+    /// Adds counts made elsewhere (the Spark job): `retweets`, `quotes` and
+    /// `replies` more distinct matching tweets of term `t` that name `post`.
+    public func add(counted post: UInt64, retweets: Int, quotes: Int, replies: Int, term t: Int) {
+        var c = counts[t][post, default: PostCounts()]
+        c.retweets += Int32(clamping: retweets)
+        c.quotes += Int32(clamping: quotes)
+        c.replies += Int32(clamping: replies)
+        counts[t][post] = c
+    }
+
     /// Adds `count` distinct matching tweets to term `t`, deduplicated elsewhere (extract lines, the store).
     public func add(counted count: Int, term t: Int) { tweetCounts[t] += count }
 
@@ -131,14 +141,19 @@ public final class PostsAggregator {
     /// What the copies say of each post in `wanted`: own records first, then embedded copies, each field first-read.
     private func facts(of wanted: [UInt64: Int]) -> [PostFacts] {
         var out = Array(repeating: PostFacts(), count: wanted.count)
-        for pass in [true, false] {
-            for i in copyIDs.indices where copyOwn[i] == pass {
-                guard let w = wanted[copyIDs[i]] else { continue }
-                if out[w].author < 0 { out[w].author = copyAuthors[i] }
-                if out[w].time == PostPart.unknownTime { out[w].time = copyTimes[i] }
-                if texts, out[w].text == nil { out[w].text = copyTexts[i] }
-                // The first own record says all it will: later copies of the same tweet are the same tweet read again.
-            }
+        // X's first own record alone (the copy of X that counts, the one a store keeps), whole.
+        var ownRead = Array(repeating: false, count: wanted.count)
+        for i in copyIDs.indices where copyOwn[i] {
+            guard let w = wanted[copyIDs[i]], !ownRead[w] else { continue }
+            ownRead[w] = true
+            out[w] = PostFacts(author: copyAuthors[i], time: copyTimes[i], text: texts ? copyTexts[i] : nil)
+        }
+        // Then, field by field, the first embedded copy that says it.
+        for i in copyIDs.indices where !copyOwn[i] {
+            guard let w = wanted[copyIDs[i]] else { continue }
+            if out[w].author < 0 { out[w].author = copyAuthors[i] }
+            if out[w].time == PostPart.unknownTime { out[w].time = copyTimes[i] }
+            if texts, out[w].text == nil { out[w].text = copyTexts[i] }
         }
         return out
     }

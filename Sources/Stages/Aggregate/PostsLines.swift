@@ -12,6 +12,17 @@
 ///                                                         @name or -, TIME seconds since 1970 UTC or -,
 ///                                                         TEXT + and the text, or - when the copy has none
 ///
+/// A producer that deduplicated and counted on its own (the Spark job in
+/// `contrib/spark`) writes, under the same header, counts instead of `P`
+/// lines, and for each post counted its first own `S … o` line and one
+/// `S … c` line holding, field by field, what the first copy that says it
+/// says:
+///
+///     N  TERM  TWEETS                                     TWEETS distinct tweets matched TERM
+///     C  TERM  POST-ID  RETWEETS  QUOTES  REPLIES         of them, how many retweet, quote, reply to POST
+///
+/// Counts are added as they are, never deduplicated.
+///
 /// Every tweet read gives an `S … o` line (matching or not, filtered or
 /// not: it may be the X another tweet names), and every copy it embeds
 /// that says something an `S … c` line. `aggregate --posts` dedups `P`
@@ -191,8 +202,25 @@ public final class PostsLineReader: RecordHandler {
                 said = t
             }
             aggregator.addCopy(of: id, own: fields[2] == "o", author: author == "-" ? nil : author, time: time, text: said)
+        case "N", "C":
+            guard let aggregator else { return bad("a line before any header") }
+            let isC = fields[0] == "C"
+            guard fields.count == (isC ? 6 : 3) else { return bad("expected \(isC ? 6 : 3) fields") }
+            guard let name = ExtractFormat.unescape(fields[1]), let t = termIndex[name] else {
+                return bad("a term that is not in the header")
+            }
+            if !isC {
+                guard let n = Int(fields[2]), n >= 0 else { return bad("a count that is not a whole number") }
+                aggregator.add(counted: n, term: t)
+                return
+            }
+            guard let post = PostIdentity.parse(fields[2]) else { return bad("a post id that is not an id") }
+            guard let rt = Int(fields[3]), let q = Int(fields[4]), let r = Int(fields[5]), rt >= 0, q >= 0, r >= 0 else {
+                return bad("a count that is not a whole number")
+            }
+            aggregator.add(counted: post, retweets: rt, quotes: q, replies: r, term: t)
         default:
-            bad("it starts with neither H, P nor S")
+            bad("it starts with neither H, P, S, N nor C")
         }
     }
 }
