@@ -61,6 +61,7 @@ public enum PostsWriter {
         switch format {
         case .xlsx: return try XLSXPosts(posts, columns: columns).bytes()
         case .html: return Array(HTMLPosts.page(posts, columns: columns).utf8)
+        case .csv: return csvBytes(posts, columns: columns)
         default: return Array(render(posts, columns: columns, as: format, width: width, color: color).utf8)
         }
     }
@@ -79,14 +80,73 @@ public enum PostsWriter {
 
     /// RFC 4180, `\n` line ends, fields quoted only when they must be.
     static func csv(_ posts: [TermPosts], columns: [PostsColumn]) -> String {
-        var out = columns.map(\.rawValue).joined(separator: ",") + "\n"
+        String(decoding: csvBytes(posts, columns: columns), as: UTF8.self)
+    }
+
+    /// The CSV's bytes, written straight into one buffer: a row is a few
+    /// appends, not an array of strings joined (`posts '*' --min-count 1`
+    /// writes a row per post retweeted, quoted or replied to).
+    ///
+    /// - Complexity: O(rows) time; memory O(the output).
+    static func csvBytes(_ posts: [TermPosts], columns: [PostsColumn]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + posts.reduce(0) { $0 + $1.posts.count } * 64)
+        out.append(contentsOf: columns.map(\.rawValue).joined(separator: ",").utf8)
+        out.append(0x0A)
+        func field(_ s: String) { out.append(contentsOf: ReportWriter.csvField(s).utf8) }
+        func number(_ n: Int) {
+            if n < 10 && n >= 0 { out.append(0x30 + UInt8(n)) } else { out.append(contentsOf: String(n).utf8) }
+        }
         for p in posts {
-            let term = p.term.description
+            let term = Array(ReportWriter.csvField(p.term.description).utf8)
             for row in p.posts {
-                out += columns.map { ReportWriter.csvField($0.value(row, term: term)) }.joined(separator: ",") + "\n"
+                for (k, c) in columns.enumerated() {
+                    if k > 0 { out.append(0x2C) }
+                    switch c {
+                    case .term: out.append(contentsOf: term)
+                    case .id: field(row.id)
+                    case .author: if let a = row.author { field(a) }
+                    case .createdAt: if let t = row.createdAt { isoSeconds(t, into: &out) }
+                    case .retweets: number(row.retweets)
+                    case .quotes: number(row.quotes)
+                    case .replies: number(row.replies)
+                    case .text: if let t = row.text { field(t) }
+                    }
+                }
+                out.append(0x0A)
             }
         }
         return out
+    }
+
+    /// `2020-03-02T10:00:00Z` (as `CreatedAt.isoSeconds`), its bytes appended
+    /// to `out` without a string in between; years 0–9999 (others as
+    /// `CreatedAt.isoSeconds` writes them).
+    static func isoSeconds(_ seconds: Int64, into out: inout [UInt8]) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        guard (0...9999).contains(y) else {
+            out.append(contentsOf: CreatedAt.isoSeconds(seconds).utf8)
+            return
+        }
+        func two(_ n: Int64) {
+            out.append(0x30 + UInt8(n / 10))
+            out.append(0x30 + UInt8(n % 10))
+        }
+        two(y / 100); two(y % 100)
+        out.append(0x2D); two(m); out.append(0x2D); two(d)
+        out.append(0x54); two(rest / 3600); out.append(0x3A); two(rest / 60 % 60); out.append(0x3A); two(rest % 60)
+        out.append(0x5A)
     }
 
     /// `{"term":"*","tweets":9,"posts":[{"id":"20","author":"@alice","created_at":"2020-03-01T12:00:00Z","retweets":3,"quotes":1,"replies":0}]}`
