@@ -46,6 +46,14 @@ struct AggregateCommand: Command {
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
         P<TAB>TERM<TAB>SOURCE<TAB>TARGET<TAB>WEIGHT of those, how many carry both
 
+    With --posts it writes what `smashtag posts` writes (SPEC §15), from the
+    lines of `smashtag extract --posts` (H<TAB>smashtag-posts<TAB>1, P lines
+    for the matching tweets, S lines for what each copy says of a post), or
+    posts counted elsewhere (N<TAB>TERM<TAB>TWEETS and
+    C<TAB>TERM<TAB>POST<TAB>RETWEETS<TAB>QUOTES<TAB>REPLIES lines); --columns
+    then names the posts' columns, and --format, -o, --min-count and --top
+    are as for `smashtag posts`.
+
     OPTIONS:
         --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
                             `smashtag report` (with --pairs: csv, json, ndjson,
@@ -57,6 +65,8 @@ struct AggregateCommand: Command {
         --top N             Keep the first N hashtags and N users of each term
                             (with --pairs: the N heaviest pairs) [default: all]
         --pairs             Pairs of mentions, as `smashtag pairs`
+        --posts             The posts retweeted, quoted and replied to, as
+                            `smashtag posts` (from `extract --posts` lines)
         --without-term      With --pairs: as `smashtag pairs --without-term`
         --max-pair-mentions N
                             With --pairs: a tweet carrying more than N distinct
@@ -83,7 +93,7 @@ struct AggregateCommand: Command {
     static let usageLine = "usage: smashtag aggregate [FILE...] [options]"
 
     /// Every option `aggregate` takes, built from the option groups' own names (for "did you mean").
-    static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
+    static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--posts", "--without-term", "--max-pair-mentions",
                           "--columns", "--kinds", "--since", "--until"] + ReportOutput.options + FilterOptions.seriesNames
 
 

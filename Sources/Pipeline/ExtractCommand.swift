@@ -54,6 +54,11 @@ struct ExtractCommand: Command {
                               report` (each line's mention starts with its kind's
                               sign: # @ $, + url, ^ host, = domain, ! poster)
                               [default: hashtag,user]
+        --posts               Write `smashtag-posts` lines for `aggregate --posts`
+                              (SPEC §15): a P line per matching tweet with what
+                              it retweets, quotes, replies to, and an S line
+                              per copy of a post read (every tweet read, and
+                              the copies it embeds); --columns text adds texts
         --by UNIT             Carry each tweet's creation time (version 2) and
                               leave out tweets of unknown time, for
                               `aggregate --by` (any unit and --tz there)
