@@ -154,6 +154,30 @@ final class PostsTests: XCTestCase {
             """)
     }
 
+    // MARK: The independent reference
+
+    struct Case: Decodable {
+        var name: String
+        var paths: [String]
+        var terms: [String]
+        var options: [String]
+        var expected: String
+    }
+
+    /// Every case of `Tests/Reference/posts_reference.py` on the corpus
+    /// (`make_posts_cases.py` writes them): each file alone with its terms,
+    /// the whole corpus with every column, `--top`, filters.
+    func testEveryCorpusCaseMatchesTheReference() throws {
+        let reference = Smashtag.root.appendingPathComponent("Tests/Reference")
+        let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: reference.appendingPathComponent("posts_cases.json")))
+        XCTAssertGreaterThanOrEqual(cases.count, 17)
+        for c in cases {
+            let args = ["posts"] + c.terms.flatMap { ["-t", $0] } + c.paths.map { Smashtag.corpus.appendingPathComponent($0).path }
+                + c.options + ["-q"]
+            XCTAssertEqual(try smashtag(args).stdout, try fixtureText(reference.appendingPathComponent(c.expected)), c.name)
+        }
+    }
+
     // MARK: Formats
 
     func testJSONNDJSONAndTable() throws {
