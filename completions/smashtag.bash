@@ -5,7 +5,7 @@
 _smashtag() {
     local cur prev words cword
     _init_completion || return
-    local commands="report pairs trend extract aggregate ingest import track untrack terms history prune export help"
+    local commands="report pairs trend posts extract aggregate ingest import track untrack terms history prune export help"
     if [[ $cword -eq 1 ]]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
@@ -14,6 +14,7 @@ _smashtag() {
     local report_options="--term --format --output --min-count --top --columns --kinds --by --tz --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
     local pairs_options="--term --format --output --min-count --top --kinds --without-term --max-pair-mentions --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
     local trend_options="--term --current --baseline --now --tz --min-authors --by-tweets --all --format --output --top --kinds --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
+    local posts_options="--term --format --output --columns --min-count --top --since --until --retweets --lang --store --wait --progress --progress=plain --progress=off --stats --quiet --help $input_options"
     local command=${words[1]}
     case $prev in
         --format)
@@ -39,6 +40,7 @@ _smashtag() {
             report) COMPREPLY=($(compgen -W "$report_options" -- "$cur")) ;;
             pairs) COMPREPLY=($(compgen -W "$pairs_options" -- "$cur")) ;;
             trend) COMPREPLY=($(compgen -W "$trend_options" -- "$cur")) ;;
+            posts) COMPREPLY=($(compgen -W "$posts_options" -- "$cur")) ;;
             *) COMPREPLY=($(compgen -W "--help" -- "$cur")) ;;
         esac
         return

@@ -24,6 +24,8 @@ enum Tool: String {
     case word = "smashtag (word term)", all = "smashtag '*'", many = "smashtag (64 terms)"
     /// SPEC §13: `'*'` with every kind, and a `domain:` term beside the bench's hashtag term.
     case allKinds = "smashtag '*' (every kind)", domain = "smashtag domain:nytimes.com"
+    /// SPEC §15: `posts '*'`, timed beside `report '*'`.
+    case postsAll = "smashtag posts '*'"
 }
 
 struct Config {
@@ -40,6 +42,7 @@ struct Config {
         case .many: return "many-j\(jobs)"
         case .allKinds: return "all-kinds-j\(jobs)"
         case .domain: return "domain-j\(jobs)"
+        case .postsAll: return "posts-all-j\(jobs)"
         }
     }
 }
@@ -106,6 +109,8 @@ func argv(_ c: Config, _ input: Input, _ o: RunOptions) -> [String] {
     case .domain:
         return [o.smashtag, "report", "domain:nytimes.com", input.path, "--format", "csv", "--min-count", "1",
                 "--quiet", "--jobs", "\(c.jobs)"]
+    case .postsAll:
+        return [o.smashtag, "posts", "*", input.path, "--format", "csv", "--min-count", "1", "--quiet", "--jobs", "\(c.jobs)"]
     }
 }
 
@@ -209,10 +214,11 @@ func run(_ options: RunOptions) {
     let pairs2 = Config(tool: .pairs, jobs: 2), pairsAll2 = Config(tool: .pairsAll, jobs: 2)
     let word2 = Config(tool: .word, jobs: 2), all2 = Config(tool: .all, jobs: 2), many2 = Config(tool: .many, jobs: 2)
     let kinds2 = Config(tool: .allKinds, jobs: 2), domain2 = Config(tool: .domain, jobs: 2)
+    let posts2 = Config(tool: .postsAll, jobs: 2)
     o.manyTerms = topTerms(o, path: d + "/stream.jsonl", outDir: outDir)
     let inputs = [
         Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true,
-              configs: [s2, s1, duck, word2, all2, many2, pairs2, pairsAll2, kinds2, domain2]),
+              configs: [s2, s1, duck, word2, all2, many2, pairs2, pairsAll2, kinds2, domain2, posts2]),
         Input(name: "8 × .jsonl.gz", slug: "gz8", path: d + "/split", duckdbReads: true, configs: [s2, duck]),
         Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, duck]),
         Input(name: "tar of 16 .json.bz2", slug: "tar", path: d + "/members.tar", duckdbReads: false, configs: [s2, s1]),
@@ -317,6 +323,8 @@ func run(_ options: RunOptions) {
     check("plain .jsonl: `domain:nytimes.com` s / `#stanford` s (jobs 2)", domainRatio, "<= 1.2", domainRatio <= 1.2)
     let kindsRSS = results.first { $0.config.slug == kinds2.slug }?.maxRSSKiB ?? 0
     check("`'*'` every kind peak RSS, MB", Double(kindsRSS) / 1024, "<= 200", kindsRSS <= 200 * 1024, "%.0f")
+    let postsRatio = median("plain", posts2) / median("plain", all2)
+    check("plain .jsonl: `posts '*'` s / `report '*'` s (jobs 2)", postsRatio, "<= 1.3", postsRatio <= 1.3)
     check("`smashtag --version`, ms (median of 20)", versionMs, "< 20", versionMs < 20, "%.1f")
     let allSame = results.filter { $0.config.tool == .smashtag }.allSatisfy { duckdbRows($0.input) == $0.rows }
     lines.append("")

@@ -46,6 +46,14 @@ struct AggregateCommand: Command {
         C<TAB>TERM<TAB>MENTION<TAB>COUNT            of those, how many carry MENTION
         P<TAB>TERM<TAB>SOURCE<TAB>TARGET<TAB>WEIGHT of those, how many carry both
 
+    With --posts it writes what `smashtag posts` writes (SPEC §15), from the
+    lines of `smashtag extract --posts` (H<TAB>smashtag-posts<TAB>1, P lines
+    for the matching tweets, S lines for what each copy says of a post), or
+    posts counted elsewhere (N<TAB>TERM<TAB>TWEETS and
+    C<TAB>TERM<TAB>POST<TAB>RETWEETS<TAB>QUOTES<TAB>REPLIES lines); --columns
+    then names the posts' columns, and --format, -o, --min-count and --top
+    are as for `smashtag posts`.
+
     OPTIONS:
         --format FORMAT     csv, json, ndjson, table, xlsx or html, as for
                             `smashtag report` (with --pairs: csv, json, ndjson,
@@ -57,6 +65,8 @@ struct AggregateCommand: Command {
         --top N             Keep the first N hashtags and N users of each term
                             (with --pairs: the N heaviest pairs) [default: all]
         --pairs             Pairs of mentions, as `smashtag pairs`
+        --posts             The posts retweeted, quoted and replied to, as
+                            `smashtag posts` (from `extract --posts` lines)
         --without-term      With --pairs: as `smashtag pairs --without-term`
         --max-pair-mentions N
                             With --pairs: a tweet carrying more than N distinct
@@ -87,7 +97,7 @@ struct AggregateCommand: Command {
     static let usageLine = "usage: smashtag aggregate [FILE...] [options]"
 
     /// Every option `aggregate` takes, built from the option groups' own names (for "did you mean").
-    static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--without-term", "--max-pair-mentions",
+    static let options = ["--help", "--min-count", "--top", "--strict", "--quiet", "--pairs", "--posts", "--without-term", "--max-pair-mentions",
                           "--columns", "--kinds", "--since", "--until", "--trend"] + ReportOutput.options + FilterOptions.seriesNames
         + TrendOptions.names
 
@@ -114,6 +124,10 @@ struct AggregateCommand: Command {
     var trend = false
     var trendOptions = TrendOptions()
     var windows: TrendWindows?
+    /// `--posts` (SPEC §15): what `smashtag posts` writes, from `extract --posts` lines, in the columns of `--columns`.
+    var posts = false
+    var postsOutput = PostsOutput()
+    var postColumns = PostsColumn.standard
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
@@ -121,11 +135,14 @@ struct AggregateCommand: Command {
         var window: [String] = []
         var trendOnly: [String] = []
         var minCountGiven = false
+        var columns: String?
         while let option = try a.nextOption() {
             if option != "--tz", try trendOptions.parse(option, &a) {
                 trendOnly.append(option)
                 continue
             }
+            // With --posts, --columns names posts columns: read once the options are known.
+            if option == "--columns" { columns = try a.value(); continue }
             // With --pairs, --format names a pair format (gexf too): read once the options are known.
             if option == "--format" { formatName = try a.value(); continue }
             if option == "--columns" || option == "--kinds" || FilterOptions.seriesNames.contains(option), try filters.parse(option, &a) { continue }
@@ -144,6 +161,7 @@ struct AggregateCommand: Command {
             case "--strict": strict = true
             case "-q", "--quiet": quiet = true
             case "--pairs": pairs = true
+            case "--posts": posts = true
             case "--without-term": withoutTerm = true
             case "--max-pair-mentions":
                 maxMentions = try a.number(min: 2)
@@ -154,6 +172,27 @@ struct AggregateCommand: Command {
                 }
                 throw UsageError.unknownOption(option, known: Self.options)
             }
+        }
+        if posts {
+            if pairs { throw UsageError("--posts and --pairs are two answers: give one") }
+            if trend { throw UsageError("--posts and --trend are two answers: give one") }
+            if let option = trendOnly.first { throw UsageError("\(option) goes with --trend (SPEC §14)") }
+            if withoutTerm || maxMentionsGiven || filters.by != nil || !window.isEmpty || filters.kinds != .standard {
+                throw UsageError("--posts takes --format, -o, --columns, --min-count and --top (SPEC §15)")
+            }
+            if let columns { postColumns = try PostsCommand.columns(columns) }
+            if let formatName {
+                var reader = ArgumentReader(["--format", formatName])
+                if let option = try reader.nextOption() { _ = try postsOutput.parse(option, &reader) }
+            }
+            postsOutput.path = output.path
+            try postsOutput.check()
+            paths = a.positional.isEmpty ? ["-"] : a.positional
+            return
+        }
+        if let columns {
+            var reader = ArgumentReader(["--columns", columns])
+            if let option = try reader.nextOption() { _ = try filters.parse(option, &reader) }
         }
         if let formatName {
             if pairs {
@@ -201,6 +240,7 @@ struct AggregateCommand: Command {
         let (plan, control, console, interrupts) = (setup.plan, setup.control, setup.console, setup.interrupts)
         // The plan's problems first, then each input's in order, as a report's run keeps them.
         let ledger = setup.ledger()
+        if posts { return runPosts(setup, ledger: ledger) }
         let sink: (([Term]) -> PartSink)? = windows.map { w in
             { [kinds = filters.kinds] terms in TrendAggregator(terms: terms, windows: w, kinds: kinds) }
         }
@@ -265,6 +305,31 @@ extension AggregateCommand {
         if !quiet {
             for line in trendOptions.lines(windows, oldest: aggregator.oldest, newest: aggregator.newest) { console.warn(line) }
         }
+        return 0
+    }
+
+    /// `aggregate --posts`: the posts of `extract --posts` lines, as `smashtag posts` writes them.
+    func runPosts(_ setup: InputRun, ledger: ProblemLedger) -> Int32 {
+        let reader = PostsLineReader(control: setup.control, texts: postColumns.contains(.text), problems: ledger)
+        let input = InputReader()
+        input.policy.maxRecordsWithoutTweet = nil
+        for unit in setup.plan.units where !setup.control.isStopped { input.read(unit, handler: reader) }
+        if let code = setup.stopped() { return code }
+        defer { setup.interrupts.cancel() }
+        guard let aggregator = reader.aggregator else {
+            setup.console.reportProblems(ledger)
+            setup.console.warn("no posts header found: aggregate --posts reads the output of 'smashtag extract --posts'")
+            return 1
+        }
+        if reader.lacksTexts {
+            setup.console.reportProblems(ledger)
+            return 1
+        }
+        let result = aggregator.posts(minCount: minCount, top: top)
+        if let status = postsOutput.write(result, columns: postColumns, console: setup.console, interrupts: setup.interrupts) {
+            return status
+        }
+        setup.console.reportProblems(ledger)
         return 0
     }
 

@@ -54,6 +54,11 @@ struct ExtractCommand: Command {
                               report` (each line's mention starts with its kind's
                               sign: # @ $, + url, ^ host, = domain, ! poster)
                               [default: hashtag,user]
+        --posts               Write `smashtag-posts` lines for `aggregate --posts`
+                              (SPEC §15): a P line per matching tweet with what
+                              it retweets, quotes, replies to, and an S line
+                              per copy of a post read (every tweet read, and
+                              the copies it embeds); --columns text adds texts
         --by UNIT             Carry each tweet's creation time (version 2) and
                               leave out tweets of unknown time, for
                               `aggregate --by` (any unit and --tz there)
@@ -92,12 +97,18 @@ struct ExtractCommand: Command {
     var nullSeparated = false
     /// `--trend`: the lines `aggregate --trend` reads (SPEC §14).
     var trend = false
+    /// `--posts` (SPEC §15): posts lines (`PostsLines`) for `aggregate --posts`, with texts when `--columns` has `text`.
+    var posts = false
+    var postTexts = false
 
     init(arguments: [String]) throws(UsageError) {
         var a = ArgumentReader(arguments)
         var termFlags: [String] = []
+        var columns: String?
         while let option = try a.nextOption() {
             if try input.parse(option, &a) { continue }
+            // With --posts, --columns names posts columns: read once the options are known.
+            if option == "--columns" { columns = try a.value(); continue }
             if try filters.parse(option, &a) { continue }
             switch option {
             case "-h", "--help": throw UsageError.help(Self.usage)
@@ -107,10 +118,21 @@ struct ExtractCommand: Command {
             case "--list-inputs": listInputs = true
             case "-0", "--null": nullSeparated = true
             case "--trend": trend = true
+            case "--posts": posts = true
             default:
                 throw UsageError.unknownOption(option, known: ["--help", "--term", "--quiet", "--paths-from-stdin", "--list-inputs",
-                                                               "--null", "--trend"] + InputOptions.names + FilterOptions.names)
+                                                               "--null", "--trend", "--posts"] + InputOptions.names + FilterOptions.names)
             }
+        }
+        if posts && trend { throw UsageError("--posts and --trend are two kinds of lines: give one") }
+        if posts {
+            if let columns { postTexts = try PostsCommand.columns(columns).contains(.text) }
+            if filters.zone != nil || filters.by != nil || filters.kinds != .standard {
+                throw UsageError("--by, --tz and --kinds do not apply to --posts (SPEC §15)")
+            }
+        } else if let columns {
+            var reader = ArgumentReader(["--columns", columns])
+            if let option = try reader.nextOption() { _ = try filters.parse(option, &reader) }
         }
         var positional = a.positional
         // A listing reads no tweet, so it needs no term: every argument is a path.
@@ -150,6 +172,7 @@ struct ExtractCommand: Command {
             return 1
         }
         let (console, interrupts) = (setup.console, setup.interrupts)
+        if posts { return runPosts(setup) }
         // Columns beyond the counts need each tweet's kind, author and spellings: format version 2.
         let facts = filters.columns.facts.any || trend
         let writer = ExtractWriter(terms: terms, facts: facts, times: buckets != nil || trend) { Console.writeStdout($0) }
@@ -174,6 +197,27 @@ struct ExtractCommand: Command {
 }
 
 extension ExtractCommand {
+    /// `extract --posts`: posts lines of every tweet read (SPEC §15).
+    func runPosts(_ setup: InputRun) -> Int32 {
+        let writer = PostsLineWriter(terms: terms, texts: postTexts) { Console.writeStdout($0) }
+        var run = ParallelRun(terms: terms, jobs: input.jobs, maxRecord: input.maxRecord, extractor: input.extractor,
+                              csvColumns: input.csvColumns)
+        run.policy = input.policy
+        if let b = InputOptions.batchBytes { run.batchBytes = b }
+        run.filter = filters.filter
+        run.facts.mentionKinds = []
+        run.facts.references = true
+        run.facts.texts = postTexts
+        let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())
+        if let code = setup.stopped() { return code }
+        setup.interrupts.cancel()
+        writer.flush()
+        if writer.closed { return 0 }
+        setup.console.reportProblems(ledger)
+        setup.console.hintWithoutEntities(ledger, mentionsFrom: input.mentionsFrom)
+        return ledger.nothingRead ? 1 : 0
+    }
+
     /// `--list-inputs`: the files a run would read, in the order it reads
     /// them (folders walked, files that are plainly not dumps left out), one
     /// a line, for a framework that spreads them over machines and hands them

@@ -17,6 +17,7 @@ enum Usage {
         smashtag report TERM... --store FILE
         smashtag pairs TERM... [PATH...] [options]
         smashtag trend TERM... [PATH...] --current WINDOW [options]
+        smashtag posts TERM... [PATH...] [options]
         smashtag track TERM... | untrack TERM... | terms      (with --store)
         smashtag history | prune ... | export | import FILE   (with --store)
 
@@ -24,6 +25,7 @@ enum Usage {
         report      Count the mentions of the tweets matching each term
         pairs       Count the pairs of mentions those tweets carry together (a graph)
         trend       Which mentions are rising: a current window against a baseline
+        posts       Rank the posts those tweets retweet, quote and reply to
         extract     The same reading and matching, written as lines for `aggregate`
         aggregate   Dedup and count extract lines into a report (as `report` would)
         ingest      Read dumps into a store, each tweet once, each file once

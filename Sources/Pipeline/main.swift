@@ -36,6 +36,7 @@ case "--version", "-V":
 case "report": status = runCommand(ReportCommand.self, Array(arguments.dropFirst()))
 case "pairs": status = runCommand(PairsCommand.self, Array(arguments.dropFirst()))
 case "trend": status = runCommand(TrendCommand.self, Array(arguments.dropFirst()))
+case "posts": status = runCommand(PostsCommand.self, Array(arguments.dropFirst()))
 case "extract": status = runCommand(ExtractCommand.self, Array(arguments.dropFirst()))
 case "aggregate": status = runCommand(AggregateCommand.self, Array(arguments.dropFirst()))
 case "ingest": status = runCommand(IngestCommand.self, Array(arguments.dropFirst()))
@@ -48,7 +49,7 @@ case "prune": status = runCommand(PruneCommand.self, Array(arguments.dropFirst()
 case "export": status = runCommand(ExportCommand.self, Array(arguments.dropFirst()))
 default:
     let hint = arguments[0].hasPrefix("-") ? ""
-        : " (commands: report, pairs, trend, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
+        : " (commands: report, pairs, trend, posts, extract, aggregate, ingest, track, untrack, terms, history, prune, export, import)"
     status = usageFailure(UsageError("unknown command '\(arguments[0])'\(hint)"),
                           usageLine: ReportCommand.usageLine)
 }

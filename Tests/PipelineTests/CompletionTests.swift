@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 
 /// The man page and the bash and zsh completions list every option the
-/// parsers of `report` and `pairs` take, and none they do not: the options
+/// parsers of `report`, `pairs` and `posts` take, and none they do not: the options
 /// a parser takes are found by asking the binary (an option it does not
 /// know is a usage error that says so), among every option any usage text
 /// names.
 final class CompletionTests: XCTestCase {
-    static let commands = ["report", "pairs", "trend", "extract", "aggregate", "ingest", "import", "track", "terms", "history",
+    static let commands = ["report", "pairs", "trend", "posts", "extract", "aggregate", "ingest", "import", "track", "terms", "history",
                            "prune", "export"]
 
     /// `--name` tokens of `text` (`--progress=plain` is `--progress`).
@@ -66,7 +66,7 @@ final class CompletionTests: XCTestCase {
             ("completions/smashtag.bash", Self.bashOptions),
             ("completions/_smashtag", Self.zshOptions),
         ]
-        for command in ["report", "pairs", "trend"] {
+        for command in ["report", "pairs", "trend", "posts"] {
             var candidates = named
             for (_, listed) in sources { candidates.formUnion(try listed(command)) }
             let taken = Set(try candidates.filter { try Self.takes(command, $0) })

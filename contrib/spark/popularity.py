@@ -5,6 +5,7 @@ usage:
     spark-submit contrib/spark/popularity.py -t TERM [-t TERM...] PATH... [options]
     spark-submit contrib/spark/popularity.py --pairs -t TERM [-t TERM...] PATH... [options]
     spark-submit contrib/spark/popularity.py --trend -t TERM... PATH... --current WINDOW [options]
+    spark-submit contrib/spark/popularity.py --posts -t TERM [-t TERM...] PATH... [options]
     python contrib/spark/popularity.py --master 'local[2]' TERM PATH... [options]
 
     -t, --term TERM     a term, as `smashtag report` takes it (repeat for more);
@@ -27,6 +28,12 @@ usage:
                         kept, and the driver's `aggregate --trend` scores them
     --pairs             co-occurrence, as `smashtag pairs` (SPEC 12.5): the
                         pairs of mentions the matching tweets carry together
+    --posts             the posts the matching tweets retweet, quote and reply
+                        to, as `smashtag posts` (SPEC 15): --columns names its
+                        columns (term, id, author, created_at, retweets,
+                        quotes, replies, text), --min-count is on retweets +
+                        quotes + replies; formats csv, json, ndjson, table,
+                        xlsx, html
     --without-term      with --pairs: leave out pairs holding the term's own
                         mention, as `smashtag pairs --without-term`
     --max-pair-mentions N
@@ -91,6 +98,18 @@ weighs more than either of its mentions); step 5 writes `smashtag-pairs`
 lines for `smashtag aggregate --pairs`, so the output is byte for byte what
 `smashtag pairs` prints.
 
+With --posts, the extracts write `smashtag-posts` lines (`extract --posts`):
+a P line per copy of a matching tweet with what it retweets, quotes and
+replies to, and an S line per copy of a post read (every tweet's own record,
+and each copy it embeds) with what it says of the post. Step 3 keeps the
+first copy of each (term, tweet) and, per post, its first own record and,
+field by field, the first embedded copy that says the author, the time and
+the text, in input order (the same (g, n) ranks); step 4 counts per (term,
+post) the retweets, quotes and replies, and leaves out the posts under
+--min-count; step 5 writes them as counts (N and C lines) with the S lines
+of those posts for `smashtag aggregate --posts`, so the output is byte for
+byte what `smashtag posts` prints.
+
 With --by, extract carries each copy's creation time (and leaves out tweets
 of unknown time), the copy keeps it through the dedup, and step 4 counts per
 (term, creation second, mention) instead, with no --min-count cut (a series
@@ -149,6 +168,7 @@ def parse_args(argv):
     p.add_argument("paths", nargs="*")
     p.add_argument("--format", choices=["csv", "json", "ndjson", "table", "xlsx", "html", "gexf"])
     p.add_argument("--pairs", action="store_true")
+    p.add_argument("--posts", action="store_true")
     p.add_argument("--without-term", action="store_true")
     p.add_argument("--max-pair-mentions", type=int)
     p.add_argument("--min-count", type=int, default=2)
@@ -190,6 +210,10 @@ def parse_args(argv):
         a.term = [a.paths.pop(0)]
     if not a.paths:
         p.error("give the paths to read: a Spark job cannot read standard input")
+    if a.posts and (a.pairs or a.trend or a.by or a.tz or a.kinds or a.without_term or a.max_pair_mentions is not None):
+        p.error("--posts takes neither --pairs, --by, --tz, --kinds, --without-term nor --max-pair-mentions (SPEC 15)")
+    if a.posts and a.format == "gexf":
+        p.error("--format gexf is a graph of pairs: posts are csv, json, ndjson, table, xlsx or html")
     if a.format == "gexf" and not a.pairs:
         p.error("--format gexf is a graph of pairs: give --pairs")
     if a.format == "html" and a.pairs:
@@ -204,6 +228,8 @@ def parse_args(argv):
         p.error(f"--max-pair-mentions takes a whole number of at least 2, not {a.max_pair_mentions}")
     if a.max_pair_mentions is None:
         a.max_pair_mentions = DEFAULT_MAX_PAIR_MENTIONS
+    if a.posts:
+        return a
     if a.pairs and a.columns:
         p.error("--columns does not apply to pairs (SPEC 12.5)")
     if a.pairs and a.by:
@@ -554,6 +580,8 @@ def popularity(sc, a, out):
 
     Returns the exit status of the final `smashtag aggregate`.
     """
+    if a.posts:
+        return posts(sc, a, out)
     binary, ship = find_binary(a.smashtag, a.installed)
     options = report_options(a) + (["--by", a.by] if a.by else []) + (["--trend"] if a.trend else [])
     header = smashtag_header(binary, a.term, options + ([] if a.trend else series_flags(None, a.tz)))
@@ -816,6 +844,179 @@ def write_bucketed_facts(f, tweets, terms, unit, tz, shuffle):
                                                          authors[(t, bucket, m)], display))
 
 
+# ------------------------------------------------------------------ --posts
+
+
+POSTS_MAGIC = b"smashtag-posts"
+NO_RANK = 1 << 62
+
+
+def posts_extract_options(a):
+    """The filters, and --columns text when a text is asked for, as `extract --posts` takes them."""
+    out = ["--posts"]
+    for name in ("since", "until", "retweets", "lang"):
+        v = getattr(a, name)
+        if v is not None:
+            out += [f"--{name}", v]
+    if a.columns and "text" in a.columns.split(","):
+        out += ["--columns", "text"]
+    return out
+
+
+def posts_header(binary, terms, options):
+    """The `extract --posts` header for these terms and options (validated by smashtag)."""
+    r = subprocess.run([binary, "extract", *term_flags(terms), *options, "--paths-from-stdin", "--quiet"],
+                       stdin=subprocess.DEVNULL, capture_output=True)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr.decode("utf-8", "replace"))
+        raise UsageError(f"smashtag extract refused the terms or options (exit status {r.returncode})")
+    header = r.stdout.rstrip(b"\n")
+    if header.split(b"\t")[:3] != [b"H", POSTS_MAGIC, b"1"]:
+        raise RuntimeError(f"unexpected posts header {header!r}: this job reads smashtag-posts version 1")
+    return header
+
+
+def posts_header_terms(header):
+    fields = header.split(b"\t")
+    return fields[4:] if len(fields) > 3 and fields[3] == b"carries=text" else fields[3:]
+
+
+def extract_posts_groups(binary, shipped, header, args, strict):
+    """mapPartitions function: each group's paths through one `extract --posts`;
+    yields (("P", term, tweet), (0, rank, retweet, quote, reply)) per copy of a
+    matching tweet and (("S", post), state) per copy of a post (`_post_state`)."""
+    index = {t: i for i, t in enumerate(posts_header_terms(header))}
+    texts = b"\tcarries=text\t" in header + b"\t"
+
+    def run(groups):
+        exe = resolve_on_executor(binary, shipped)
+        for g, paths in groups:
+            proc = subprocess.Popen([exe, "extract", *args, "--paths-from-stdin"],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            feed = threading.Thread(target=_feed, args=(proc.stdin, paths), daemon=True)
+            feed.start()
+            first = proc.stdout.readline().rstrip(b"\n")
+            if first and first != header:
+                raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
+            rank = g << 40
+            for line in proc.stdout:
+                f = line.rstrip(b"\n").split(b"\t")
+                rank += 1
+                if f[0] == b"P":
+                    yield ("P", index[f[1]], f[2]), (0, rank, f[3], f[4], f[5])
+                elif f[0] == b"S":
+                    yield ("S", f[1]), _post_state(rank, f[2] == b"o", f[3], f[4], f[5] if texts else b"-")
+            feed.join()
+            status = proc.wait()
+            if status != 0 and (status != 1 or strict):
+                raise RuntimeError(f"smashtag extract --posts exited with status {status} on {len(paths)} inputs "
+                                   f"starting with {paths[0]} (its message is in the executor's stderr)")
+
+    return run
+
+
+def _post_state(rank, own, author, time, text):
+    """What one S line says of a post, as a mergeable state: (1, own rank,
+    own author, own time, own text, then for each of author, time, text the
+    rank of the first copy that says it and what it says)."""
+    if own:
+        return (1, rank, author, time, text, NO_RANK, b"-", NO_RANK, b"-", NO_RANK, b"-")
+    return (1, NO_RANK, b"-", b"-", b"-",
+            rank if author != b"-" else NO_RANK, author,
+            rank if time != b"-" else NO_RANK, time,
+            rank if text != b"-" else NO_RANK, text)
+
+
+def merge_posts(a, b):
+    """reduceByKey function: the first copy of a (term, tweet) (tag 0), or the
+    merged states of a post's copies (tag 1): its first own record whole, then
+    field by field the first embedded copy that says it."""
+    if a[0] == 0:
+        return a if a[1] <= b[1] else b
+    own = a[1:5] if a[1] <= b[1] else b[1:5]
+    fields = []
+    for k in (5, 7, 9):
+        fields += a[k:k + 2] if a[k] <= b[k] else b[k:k + 2]
+    return (1, *own, *fields)
+
+
+def count_posts_partition(records):
+    """mapPartitions function over the first copies: per (term, post) its
+    retweets, quotes and replies, and per term its tweets ((term, None))."""
+    counts = {}
+    for key, value in records:
+        if key[0] != "P":
+            continue
+        term = key[1]
+        counts[(term, None)] = counts.get((term, None), 0) + 1
+        for k, post in enumerate(value[2:5]):
+            if post != b"-":
+                c = counts.get((term, post), (0, 0, 0))
+                counts[(term, post)] = tuple(n + (1 if i == k else 0) for i, n in enumerate(c))
+    return iter(counts.items())
+
+
+def add_counts(a, b):
+    return a + b if isinstance(a, int) else tuple(x + y for x, y in zip(a, b))
+
+
+def posts(sc, a, out):
+    """`--posts`: the posts the matching tweets retweet, quote and reply to, as `smashtag posts`."""
+    binary, ship = find_binary(a.smashtag, a.installed)
+    options = posts_extract_options(a)
+    header = posts_header(binary, a.term, options)
+    paths = list_inputs(binary, a.paths, a.strict)
+    if ship:
+        sc.addFile(binary)
+    if __name__ != "__main__":
+        sc.addPyFile(os.path.abspath(__file__))
+    groups = group_inputs(paths, a.partitions or 4 * sc.defaultParallelism)
+    extract_args = [*term_flags(a.term), *options, "--quiet", "--jobs", str(a.extract_jobs), *(["--strict"] if a.strict else [])]
+    shuffle = a.shuffle_partitions or sc.defaultParallelism
+    merged = (sc.parallelize(list(enumerate(groups)), max(1, len(groups)))
+              .mapPartitions(extract_posts_groups(binary, ship, header, extract_args, a.strict))
+              .reduceByKey(merge_posts, shuffle)
+              .cache())
+    min_count = a.min_count
+    counts = (merged.mapPartitions(count_posts_partition)
+              .reduceByKey(add_counts, shuffle)
+              .filter(lambda kc: kc[0][1] is None or sum(kc[1]) >= min_count)
+              .collect())
+    terms = posts_header_terms(header)
+    wanted = {key[1] for key, _ in counts if key[1] is not None}
+    chosen = sc.broadcast(wanted)
+    said = merged.filter(lambda kv: kv[0][0] == "S" and kv[0][1] in chosen.value).collect()
+    merged.unpersist()
+    tweet_counts = [0] * len(terms)
+    with tempfile.NamedTemporaryFile(prefix="smashtag-posts-", suffix=".tsv") as f:
+        f.write(header + b"\n")
+        texts = b"\tcarries=text\t" in header + b"\t"
+        for (term, post), c in counts:
+            if post is None:
+                tweet_counts[term] = c
+            else:
+                f.write(b"C\t%s\t%s\t%d\t%d\t%d\n" % (terms[term], post, c[0], c[1], c[2]))
+        for term, n in enumerate(tweet_counts):
+            f.write(b"N\t%s\t%d\n" % (terms[term], n))
+        for (_, post), s in said:
+            rows = []
+            if s[1] != NO_RANK:
+                rows.append((b"o", s[2], s[3], s[4]))
+            if s[5] != NO_RANK or s[7] != NO_RANK or s[9] != NO_RANK:
+                rows.append((b"c", s[6], s[8], s[10]))
+            for kind, author, time, text in rows:
+                f.write(b"\t".join([b"S", post, kind, author, time, *([text] if texts else [])]) + b"\n")
+        f.flush()
+        cmd = [binary, "aggregate", "--posts", f.name, "--quiet", "--min-count", str(a.min_count)]
+        if a.columns:
+            cmd += ["--columns", a.columns]
+        if a.format:
+            cmd += ["--format", a.format]
+        if a.top:
+            cmd += ["--top", str(a.top)]
+        return run_aggregate(cmd, a, out)
+
+
 def spark_context(master):
     """A SparkContext: spark-submit's, or a new one (with `master`) under plain python."""
     if "PYSPARK_GATEWAY_PORT" not in os.environ:
@@ -845,7 +1046,10 @@ def main(argv=None):
             or next((p for p in built_binaries() if os.path.isfile(p)), None)
         if early and os.path.isfile(early):
             # A bad term, option, unit or zone stops the job before Spark starts.
-            smashtag_header(early, a.term, report_options(a) + (["--trend"] if a.trend else series_flags(a.by, a.tz)))
+            if a.posts:
+                posts_header(early, a.term, posts_extract_options(a))
+            else:
+                smashtag_header(early, a.term, report_options(a) + (["--trend"] if a.trend else series_flags(a.by, a.tz)))
         sc = spark_context(a.master)
         try:
             return popularity(sc, a, sys.stdout.buffer)

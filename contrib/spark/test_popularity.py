@@ -49,8 +49,9 @@ passed, failed = 0, 0
 
 
 def report(terms, paths, options):
-    # With --pairs the job answers what `smashtag pairs` answers.
-    command = ["pairs", *[o for o in options if o != "--pairs"]] if "--pairs" in options else ["report", *options]
+    # With --pairs the job answers what `smashtag pairs` answers, with --posts what `smashtag posts` does.
+    command = ["pairs", *[o for o in options if o != "--pairs"]] if "--pairs" in options \
+        else ["posts", *[o for o in options if o != "--posts"]] if "--posts" in options else ["report", *options]
     r = subprocess.run([BINARY, command[0], *popularity.term_flags(terms), *paths, "--quiet", *command[1:]],
                        capture_output=True)
     if r.returncode != 0:
@@ -151,6 +152,28 @@ def run_cases(sc):
     people_cases(sc)
     kinds_cases(sc)
     trend_cases(sc)
+    posts_cases(sc)
+
+
+def posts_cases(sc):
+    """--posts: `smashtag posts`'s bytes (SPEC 15) on the hand-worked fixtures
+    and the corpus, with every column, filters, over one task and a task per
+    file, and tweets read twice by different tasks (the first copy of a
+    matching tweet counts; a post's first own record and first copies say
+    who wrote it)."""
+    fixtures = os.path.join(ROOT, "Tests/Fixtures/posts")
+    every = "term,id,author,created_at,retweets,quotes,replies,text"
+    for options in (["--posts", "--format", "csv", "--min-count", "1", "--columns", every],
+                    ["--posts", "--format", "json", "--since", "2020-03-02T11:00:00Z"],
+                    ["--posts", "--format", "table", "--top", "3"]):
+        case(sc, f"posts: fixtures {' '.join(options[1:])}", ["#a", "*"], [fixtures], options)
+    both = [CORPUS, fixtures]
+    every_file = ["--partitions", str(files_under(CORPUS) + files_under(fixtures))]
+    case(sc, "posts: corpus and fixtures, one task", ["*", "#kpop", "#Brexit"], both,
+         ["--posts", "--format", "csv", "--min-count", "1", "--columns", every], ["--partitions", "1"])
+    case(sc, "posts: corpus and fixtures twice over, a task per file", ["*", "#kpop", "#a"], both + both,
+         ["--posts", "--format", "csv", "--min-count", "1", "--columns", every], every_file)
+    case(sc, "posts: corpus --retweets only --top 5", ["*"], [CORPUS], ["--posts", "--retweets", "only", "--top", "5"])
 
 
 def pair_cases(sc):

@@ -14,6 +14,10 @@ public struct PostFields: Sendable, Equatable {
     public var texts = false
     /// The kinds of mention it carries (`--kinds`, SPEC §13).
     public var mentionKinds = MentionKinds.standard
+    /// The posts each one retweets, quotes and replies to, and what every
+    /// tweet read and every copy embedded in one says of a post (`posts`,
+    /// SPEC §15; the store). Texts of those posts with `texts`.
+    public var references = false
 
     public init(spellings: Bool = false, kinds: Bool = false, authors: Bool = false) {
         self.spellings = spellings
@@ -34,6 +38,7 @@ public struct PostFields: Sendable, Equatable {
         f.languages = true
         f.texts = texts
         f.mentionKinds = .every
+        f.references = true
         return f
     }
 }
@@ -87,6 +92,16 @@ public struct PostPart: Sendable {
     public internal(set) var langs: [String?] = []
     /// Post i's full text (a retweet's: the retweeted post's), when it has one (`texts`).
     public internal(set) var texts: [String?] = []
+    /// The post that post i retweets, quotes, replies to (SPEC §15), or
+    /// `noPost` (`references`). A retweet names only what it retweets.
+    public internal(set) var retweetOf: [UInt64] = []
+    public internal(set) var quoteOf: [UInt64] = []
+    public internal(set) var replyTo: [UInt64] = []
+    /// What the tweets read in this piece say of posts, in the order read:
+    /// every tweet read (matching or not, filtered or not: its own record)
+    /// and every post a tweet embeds (`references`).
+    public internal(set) var copies = PostCopies()
+
     /// Whether post i's kind and spellings are unknown (a stored tweet
     /// ingested before schema version 4); empty when none is.
     public internal(set) var unknownFacts: [Bool] = []
@@ -95,6 +110,9 @@ public struct PostPart: Sendable {
     public static let keySpelling: Int32 = -1
     /// `times` of a post whose creation time is unknown.
     public static let unknownTime = Int64.min
+    /// `retweetOf`, `quoteOf`, `replyTo` of a post that names none (never an
+    /// identity: interned numbers stay far below it).
+    public static let noPost = UInt64.max
 
     public init() {}
 
@@ -127,6 +145,31 @@ public struct PostPart: Sendable {
         let start = i == 0 ? 0 : Int(mentionEnds[i - 1])
         return mentions[start..<Int(mentionEnds[i])]
     }
+}
+
+/// What copies of posts say of them (SPEC §15's `author`, `created_at`,
+/// `text`), column by column: a tweet's own record (`own`), or a copy
+/// another tweet embeds (v1.1 `retweeted_status`, `quoted_status`, v2
+/// `includes.tweets`, a reply's `in_reply_to_screen_name`, a CSV export's
+/// `retweeted_username`/`quoted_username`/`in_reply_to_username`).
+public struct PostCopies: Sendable {
+    /// The post a copy is of.
+    public internal(set) var ids: [UInt64] = []
+    /// Whether copy i is the post's own record (a tweet read), not one embedded in another.
+    public internal(set) var own: [Bool] = []
+    /// Its author as an index into the part's `keys` (`@name`), or -1 when the copy does not say.
+    public internal(set) var authors: [Int32] = []
+    /// Its creation time, seconds since 1970 UTC, or `PostPart.unknownTime`:
+    /// an own record's is SPEC §12.1's (its snowflake's when it has no
+    /// `created_at`), an embedded copy's only what its `created_at` says.
+    public internal(set) var times: [Int64] = []
+    /// Its full text, when the copy holds one and texts are asked for; empty otherwise.
+    public internal(set) var texts: [String?] = []
+
+    public init() {}
+
+    /// How many copies.
+    public var count: Int { ids.count }
 }
 
 /// Where the ordered merge hands each piece's part, in input order: the

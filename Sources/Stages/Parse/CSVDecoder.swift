@@ -44,7 +44,8 @@ final class CSVDecoder {
         // Unquoting never makes a field longer: the fields' lengths are enough
         // (counted per use, as options may name one column twice).
         var need = 0
-        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor, h.retweetedID, h.createdAt, h.lang] {
+        for k in [h.id, h.text, h.author, h.hashtags, h.mentions, h.retweetedAuthor, h.retweetedID, h.createdAt, h.lang,
+                  h.quotedID, h.repliedID, h.quotedAuthor, h.repliedAuthor] {
             if let k { need += fields[k].count }
         }
         if scratch.count < need {
@@ -75,7 +76,34 @@ final class CSVDecoder {
         }
         if let k = h.createdAt { tweet.createdAt = trimmed(copy(row, fields[k])) }
         if let k = h.lang { tweet.lang = trimmed(copy(row, fields[k])) }
+        references(of: &tweet, row, h, base)
         record.append(tweet)
+    }
+
+    /// SPEC §15: the retweeted, quoted and replied-to posts' ids and authors
+    /// (twarc-csv's `referenced_tweets.*.id` and `*_username` columns); an
+    /// id column that is empty or not a decimal names no post.
+    private func references(of tweet: inout DecodedTweet, _ row: UnsafeRawBufferPointer, _ h: CSVHeader,
+                            _ base: UnsafePointer<UInt8>) {
+        func id(_ k: Int?) -> UInt64? {
+            guard let k else { return nil }
+            let s = trimmed(copy(row, fields[k]))
+            return s.isEmpty ? nil : JSONText.uint64(s, in: base)
+        }
+        func postCopy(_ post: UInt64?, author k: Int?) -> DecodedTweet.Copy? {
+            guard let post else { return nil }
+            return DecodedTweet.Copy(id: post, author: DecodedTweet.AuthorRef(name: k.flatMap { name(copy(row, fields[$0])) }))
+        }
+        var r = DecodedTweet.References()
+        r.retweeted = id(h.retweetedID)
+        r.repliedTo = id(h.repliedID)
+        // The quoted id stays out of `tweet.quoted` (which leaves a permalink out of a row's links, SPEC §13) so that
+        // a row's links are what they were; its copy names it.
+        let quoted = id(h.quotedID)
+        r.retweetedCopy = postCopy(r.retweeted, author: h.retweetedAuthor)
+        r.quotedCopy = postCopy(quoted, author: h.quotedAuthor)
+        r.repliedCopy = postCopy(r.repliedTo, author: h.repliedAuthor)
+        tweet.references = r
     }
 
     /// Copies a field's value into the scratch buffer; with `lineEscapes`,

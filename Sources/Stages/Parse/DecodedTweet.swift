@@ -50,6 +50,29 @@ public struct DecodedTweet {
     /// Whether the record gave the tweet an `entities` object (a CSV row: entity columns).
     /// A v2 page fetched without `tweet.fields=entities` or a stripped v1.1 dump has none.
     var hasEntities = false
+    /// The posts it retweets and replies to, and the copies of the posts it
+    /// names, when the decoder reads references (`posts`, SPEC §15).
+    var references = References()
+
+    /// What SPEC §15 reads of a tweet besides `quoted`.
+    struct References {
+        /// The retweeted post's id (`retweeted_status`, a `retweeted` reference, a CSV retweeted-id column).
+        var retweeted: UInt64?
+        /// The id of the post it replies to (`in_reply_to_status_id_str`, a `replied_to` reference, a CSV column).
+        var repliedTo: UInt64?
+        /// What the record says of the retweeted, quoted and replied-to posts.
+        var retweetedCopy: Copy?
+        var quotedCopy: Copy?
+        var repliedCopy: Copy?
+    }
+
+    /// What one record says of a post it names: each field when it says it.
+    struct Copy {
+        var id: UInt64
+        var author = AuthorRef()
+        var createdAt: ByteSpan?
+        var text: ByteSpan?
+    }
 
     /// What a retweet carries of the tweet it retweets (SPEC §4).
     struct Retweeted {
@@ -206,6 +229,13 @@ public final class DecodedRecord {
         }
         guard tweet.platform == .twitter else { return tweet.fallbackTime }
         return CreatedAt.fromSnowflake(tweet.id)
+    }
+
+    /// Seconds since 1970 UTC of a `created_at` as written, or nil when absent or unreadable.
+    func time(_ span: ByteSpan?) -> Int64? {
+        guard let span else { return nil }
+        return span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
+            : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
     }
 
     /// The tweet's `lang`, or nil (a Bluesky post's `langs`, joined by `,`).

@@ -44,6 +44,9 @@ public final class TweetDecoder {
     /// matches them.
     var readsSymbols = false
     var readsLinks = false
+    /// Whether what `posts` needs is read (SPEC §15): replies, the quoted
+    /// post's copy, and the copies of every referenced post.
+    var readsReferences = false
 
     public init() {}
 
@@ -91,7 +94,54 @@ public final class TweetDecoder {
                                                  text: r.longText ?? r.fullText ?? r.text,
                                                  symbols: r.ownSymbols, links: r.ownLinks, quoted: r.quoted)
         }
+        if readsReferences { t.references = references(of: index) }
         return t
+    }
+
+    /// What SPEC §15 reads of object `index`: the posts it retweets and
+    /// replies to, and the copies the record holds of the posts it names.
+    private func references(of index: Int) -> DecodedTweet.References {
+        let f = objects[index]
+        var r = DecodedTweet.References()
+        func copy(_ i: Int?, id: UInt64?) -> DecodedTweet.Copy? {
+            guard let i, let id else { return nil }
+            let o = objects[i]
+            return DecodedTweet.Copy(id: id, author: DecodedTweet.AuthorRef(name: o.author, id: o.authorID),
+                                     createdAt: o.createdAt, text: o.longText ?? o.fullText ?? o.text)
+        }
+        if let rt = f.retweet, objects[rt].idState == .valid {
+            r.retweeted = objects[rt].id
+        } else if let ref = f.retweetRef, objects[ref].idState == .valid {
+            r.retweeted = objects[ref].id
+        }
+        r.retweetedCopy = copy(retweet(of: index), id: r.retweeted)
+        if let q = f.quoted {
+            r.quotedCopy = copy(f.quotedStatus.flatMap { objects[$0].idState == .valid && objects[$0].id == q ? $0 : nil }
+                                ?? f.quotedRef.flatMap(referenced), id: q)
+        }
+        if let ref = f.replyRef, objects[ref].idState == .valid {
+            r.repliedTo = objects[ref].id
+        } else {
+            r.repliedTo = f.replyTo
+        }
+        if let to = r.repliedTo {
+            var c = copy(f.replyRef.flatMap(referenced), id: to) ?? DecodedTweet.Copy(id: to)
+            if c.author.name == nil && c.author.id == nil {
+                c.author = DecodedTweet.AuthorRef(name: f.replyName, id: f.replyUserID)
+            }
+            r.repliedCopy = c
+        }
+        return r
+    }
+
+    /// The post a `referenced_tweets` entry names: its `includes.tweets`
+    /// entry, else the entry itself when a flattening tool wrote it inline.
+    private func referenced(_ ref: Int) -> Int? {
+        let entry = objects[ref]
+        if entry.idState == .valid {
+            for i in includedTweets where objects[i].idState == .valid && objects[i].id == entry.id { return i }
+        }
+        return entry.hasContent ? ref : nil
     }
 
     /// Forgets the previous record; keeps the buffers' capacity.
@@ -212,6 +262,21 @@ public final class TweetDecoder {
             if case .valid(let n) = try s.idValue() { f.quoted = n }
         case .quotedID:
             if case .valid(let n) = try s.idValue(), f.quoted == nil { f.quoted = n }
+        case .quotedStatus:
+            guard readsReferences, level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            f.quotedStatus = try object(&s, level: 1, top: false)
+        case .replyIDStr:
+            guard readsReferences else { try s.skipValue(); return }
+            if case .valid(let n) = try s.idValue() { f.replyTo = n }
+        case .replyID:
+            guard readsReferences else { try s.skipValue(); return }
+            if case .valid(let n) = try s.idValue(), f.replyTo == nil { f.replyTo = n }
+        case .replyName:
+            guard readsReferences else { try s.skipValue(); return }
+            f.replyName = try s.stringOrSkip()
+        case .replyUserID:
+            guard readsReferences else { try s.skipValue(); return }
+            f.replyUserID = try s.stringOrSkip()
         case .notice:
             f.notice = true
             try s.skipValue()
@@ -292,6 +357,9 @@ public final class TweetDecoder {
                 f.retweetRef = ref
             } else if self.spanEquals(type, "quoted"), entry.idState == .valid {
                 f.quoted = entry.id
+                f.quotedRef = ref
+            } else if self.readsReferences, self.spanEquals(type, "replied_to"), entry.idState == .valid {
+                f.replyRef = ref
             }
         }
     }
@@ -472,6 +540,16 @@ struct TweetFields {
     var retweet: Int?
     /// The v2 `referenced_tweets` entry of type `retweeted`.
     var retweetRef: Int?
+    /// What `posts` reads (SPEC §15), when the decoder reads references:
+    /// v1.1 `quoted_status` decoded inline; the v2 entries of type `quoted`
+    /// and `replied_to`; v1.1 `in_reply_to_status_id(_str)` and
+    /// `in_reply_to_screen_name`, v2 `in_reply_to_user_id`.
+    var quotedStatus: Int?
+    var quotedRef: Int?
+    var replyRef: Int?
+    var replyTo: UInt64?
+    var replyName: ByteSpan?
+    var replyUserID: ByteSpan?
     /// `created_at`: v1.1 `Wed Apr 06 19:13:37 +0000 2011` or v2 `2021-04-01T15:52:31.000Z`.
     var createdAt: ByteSpan?
     /// `lang`: `en`, `und`, …

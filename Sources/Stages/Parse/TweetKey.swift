@@ -6,6 +6,9 @@ enum TweetKey {
     case retweetedStatus, referencedTweets, type, createdAt, lang
     /// v1.1's `quoted_status_id_str` / `quoted_status_id` (the quoted tweet's id).
     case quotedIDStr, quotedID
+    /// What `posts` reads (SPEC §15): v1.1 `quoted_status`, `in_reply_to_status_id(_str)`,
+    /// `in_reply_to_screen_name`, v2 `in_reply_to_user_id`.
+    case quotedStatus, replyIDStr, replyID, replyName, replyUserID
     case data, includes, statuses, results, tweet, meta, errors
     case notice
     /// Mastodon's Status (SPEC §16): `uri`, `account`, `content`, `tags`,
@@ -89,11 +92,15 @@ enum TweetKey {
             default: return eq("disconnect") ? .notice : .other
             }
         case 11: return eq("friends_str") ? .notice : .other
-        case 13: return eq("user_withheld") ? .notice : .other
+        case 13: return eq("user_withheld") ? .notice : eq("quoted_status") ? .quotedStatus : .other
         case 14: return eq("extended_tweet") ? .extendedTweet : .other
         case 15: return eq("status_withheld") ? .notice : .other
         case 16: return eq("retweeted_status") ? .retweetedStatus : eq("quoted_status_id") ? .quotedID : .other
         case 17: return eq("referenced_tweets") ? .referencedTweets : .other
+        case 19: return eq("in_reply_to_user_id") ? .replyUserID : .other
+        case 21: return eq("in_reply_to_status_id") ? .replyID : .other
+        case 23: return eq("in_reply_to_screen_name") ? .replyName : .other
+        case 25: return eq("in_reply_to_status_id_str") ? .replyIDStr : .other
         case 20: return eq("quoted_status_id_str") ? .quotedIDStr : .other
         default: return .other
         }

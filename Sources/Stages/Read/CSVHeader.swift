@@ -20,6 +20,11 @@ public struct CSVColumns: Sendable, Equatable {
     public var retweetedID = ["referenced_tweets.retweeted.id", "retweeted_status.id_str", "retweeted_id"]
     public var createdAt = ["created_at"]
     public var lang = ["lang"]
+    /// SPEC §15: the quoted and replied-to posts, and their authors (twarc-csv's columns).
+    public var quotedID = ["referenced_tweets.quoted.id", "quoted_status_id_str", "quoted_id"]
+    public var repliedID = ["referenced_tweets.replied_to.id", "in_reply_to_status_id_str", "in_reply_to_status_id"]
+    public var quotedAuthor = ["quoted_username"]
+    public var repliedAuthor = ["in_reply_to_username", "in_reply_to_screen_name"]
 
     public init(id: String? = nil, text: String? = nil, author: String? = nil) {
         if let id { self.id = [id] }
@@ -42,6 +47,11 @@ public struct CSVHeader: Sendable, Equatable {
     public var retweetedID: Int? = nil
     public var createdAt: Int? = nil
     public var lang: Int? = nil
+    /// SPEC §15's columns: the quoted and replied-to posts and their authors.
+    public var quotedID: Int? = nil
+    public var repliedID: Int? = nil
+    public var quotedAuthor: Int? = nil
+    public var repliedAuthor: Int? = nil
 
     /// Rows carry entities (twarc-csv's `entities.hashtags` / `entities.mentions`):
     /// then they are authoritative, as JSON entities are; a missing one of
@@ -65,11 +75,16 @@ public struct CSVHeader: Sendable, Equatable {
                 return nil
             }
             guard let id = find(columns.id), let text = find(columns.text) else { continue }
-            return CSVHeader(delimiter: delimiter, fieldCount: names.count, id: id, text: text,
-                             author: find(columns.author), hashtags: find(columns.hashtags),
-                             mentions: find(columns.mentions), retweetedAuthor: find(columns.retweetedAuthor),
-                             retweetedID: find(columns.retweetedID), createdAt: find(columns.createdAt),
-                             lang: find(columns.lang))
+            var header = CSVHeader(delimiter: delimiter, fieldCount: names.count, id: id, text: text,
+                                   author: find(columns.author), hashtags: find(columns.hashtags),
+                                   mentions: find(columns.mentions), retweetedAuthor: find(columns.retweetedAuthor),
+                                   retweetedID: find(columns.retweetedID), createdAt: find(columns.createdAt),
+                                   lang: find(columns.lang))
+            header.quotedID = find(columns.quotedID)
+            header.repliedID = find(columns.repliedID)
+            header.quotedAuthor = find(columns.quotedAuthor)
+            header.repliedAuthor = find(columns.repliedAuthor)
+            return header
         }
         return nil
     }

@@ -27,6 +27,13 @@ final class MatchCollector: TweetConsumer {
         return true
     }
 
+    /// `posts` (SPEC §15) hears what every tweet read says of posts, matching or not.
+    var seesEveryTweet: Bool { builder.fields.references }
+
+    func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
+        builder.appendCopies(of: tweet, in: record, table: table)
+    }
+
     /// A piece leaves at a unit's or batch's end; matches are few.
     var isFull: Bool { false }
 

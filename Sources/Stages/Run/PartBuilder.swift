@@ -53,6 +53,49 @@ final class PartBuilder {
         if fields.texts { part.texts.append(record.fullText(of: tweet).map(record.string)) }
         if fields.languages { part.langs.append(record.language(of: tweet)) }
         if fields.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
+        if fields.references { appendReferences(of: tweet) }
+    }
+
+    /// SPEC §15: what post `tweet` retweets, quotes and replies to. A
+    /// retweet names only what it retweets (v1.1 repeats the retweeted
+    /// post's quoted id on it; v2 does not).
+    private func appendReferences(of tweet: DecodedTweet) {
+        let r = tweet.references
+        if r.retweeted != nil || tweet.markedRetweet == true {
+            part.retweetOf.append(r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+            part.quoteOf.append(PostPart.noPost)
+            part.replyTo.append(PostPart.noPost)
+        } else {
+            part.retweetOf.append(PostPart.noPost)
+            part.quoteOf.append((tweet.quoted ?? r.quotedCopy?.id).map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+            part.replyTo.append(r.repliedTo.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+        }
+    }
+
+    /// SPEC §15: what `tweet` says of posts — of itself (its own record)
+    /// and of each post it embeds a copy of — appended to the part's
+    /// copies; called for every tweet read, before any filter (`references`).
+    func appendCopies(of tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
+        func author(_ name: ByteSpan?) -> Int32 {
+            guard let a = name, let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) else { return -1 }
+            return keys.local(id, table: table, into: &part.keys)
+        }
+        func add(_ id: UInt64, own: Bool, author: Int32, time: Int64?, text: ByteSpan?) {
+            part.copies.ids.append(PostIdentity.of(tweetID: id))
+            part.copies.own.append(own)
+            part.copies.authors.append(author)
+            part.copies.times.append(time ?? PostPart.unknownTime)
+            if fields.texts { part.copies.texts.append(text.map(record.string)) }
+        }
+        add(tweet.id, own: true, author: author(record.author(of: tweet)), time: record.createdAt(of: tweet),
+            text: fields.texts ? record.fullText(of: tweet) : nil)
+        let r = tweet.references
+        for c in [r.retweetedCopy, r.quotedCopy, r.repliedCopy] {
+            guard let c else { continue }
+            let a = author(record.name(c.author)), t = record.time(c.createdAt), text = fields.texts ? c.text : nil
+            // A copy that says nothing of its post adds nothing.
+            if a >= 0 || t != nil || text != nil { add(c.id, own: false, author: a, time: t, text: text) }
+        }
     }
 
     /// What SPEC §12.3's columns need of a post: its kind, its author, and

@@ -23,6 +23,13 @@ final class StoreCollector: TweetConsumer {
         return true
     }
 
+    /// What every tweet says of the posts it names (SPEC §15), kept with it.
+    var seesEveryTweet: Bool { builder.fields.references }
+
+    func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
+        builder.appendCopies(of: tweet, in: record, table: table)
+    }
+
     var isFull: Bool { builder.count >= chunkSize }
 
     func finish() -> PostPart { builder.finish() }

@@ -24,12 +24,24 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
     @discardableResult
     func take(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet, reading: TweetReading) -> Bool
 
+    /// Whether `see` wants every tweet read, before the filters and the
+    /// screen (`posts`, SPEC §15: what each tweet says of the posts it names).
+    var seesEveryTweet: Bool { get }
+
+    /// Hears `tweet` of `record` before anything rules it out (when `seesEveryTweet`).
+    func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable)
+
     /// Whether the piece is big enough to leave before its unit ends (so a
     /// 10 GB unit streams through the consumer instead of piling up).
     var isFull: Bool { get }
 
     /// The part built since the last call; starts a fresh one.
     func finish() -> Part
+}
+
+extension TweetConsumer {
+    var seesEveryTweet: Bool { false }
+    func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {}
 }
 
 /// A piece's own numbering of the worker's mention keys: a piece carries

@@ -24,6 +24,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     /// Whether `extractor` reads texts (`--mentions-from text`): a text's `RT @name:` then makes a retweet.
     private let textMode: Bool
     private var mentions = MentionSet()
+    /// Whether the consumer hears every tweet before the filters (`posts`).
+    private let seesEveryTweet: Bool
     /// A pairs run's `--max-pair-mentions`: a kept tweet with more distinct
     /// mentions is noted in the tally, with its place (SPEC §12.5).
     var pairLimit = Int.max
@@ -41,6 +43,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         self.textExtractor = textExtractor ?? TextExtractor(kinds: extractor.kinds)
         decoder.readsSymbols = extractor.kinds.has(.symbol)
         decoder.readsLinks = extractor.kinds.hasLinks
+        seesEveryTweet = consumer.seesEveryTweet
+        decoder.readsReferences = seesEveryTweet
         self.control = control
         self.filter = filter?.isActive == true ? filter : nil
         textMode = extractor is TextExtractor
@@ -143,6 +147,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         case .bluesky: tally.stats.blueskyPosts += 1
         case .mastodon: tally.stats.mastodonPosts += 1
         }
+        if seesEveryTweet { consumer.see(tweet, in: record, table: table) }
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
             case .kept: break

@@ -30,6 +30,10 @@ final class IngestWriter {
     private var spellings: [(mention: Int64, spelling: Links.Spelling)] = []
     private var finishedFiles: [(state: FileState, path: String)] = []
     private var inTransaction = false
+    /// SPEC §15: each tweet's retweeted, quoted and replied-to post (ids' bits, nil for none) …
+    private var references: [(retweet: Int64?, quote: Int64?, reply: Int64?)] = []
+    /// … and what the batch's embedded copies say of posts, merged per post, the first copy read first.
+    private var copies: [Int64: (author: Int64?, time: Int64?, text: String?)] = [:]
 
     /// The Bluesky handles written so far (SPEC §16).
     private var handles = HandleLedger()
@@ -89,6 +93,24 @@ final class IngestWriter {
                 spellings.append((global[m], code))
             }
             spellingEnds.append(spellings.count)
+            // A referenced post is kept by its identity's row id, as a post is (schema v7).
+            func stored(_ n: UInt64) throws(StoreError) -> Int64? {
+                n == PostPart.noPost ? nil : try identities.storedID(of: n)
+            }
+            references.append(i < chunk.retweetOf.count
+                              ? (try stored(chunk.retweetOf[i]), try stored(chunk.quoteOf[i]), try stored(chunk.replyTo[i])) : (nil, nil, nil))
+        }
+        let c = chunk.copies
+        for k in 0..<c.count where !c.own[k] {
+            let post = try identities.storedID(of: c.ids[k])
+            let author = c.authors[k] < 0 ? nil : global[Int(c.authors[k])]
+            let time = c.times[k] == PostPart.unknownTime ? nil : c.times[k]
+            let text = keepText && k < c.texts.count ? c.texts[k] : nil
+            if let had = copies[post] {
+                copies[post] = (had.author ?? author, had.time ?? time, had.text ?? text)
+            } else {
+                copies[post] = (author, time, text)
+            }
         }
         batchRead += chunk.count
         batchBytes += bytes
@@ -165,6 +187,8 @@ final class IngestWriter {
             langs.removeAll(keepingCapacity: true)
             spellingEnds.removeAll(keepingCapacity: true)
             spellings.removeAll(keepingCapacity: true)
+            references.removeAll(keepingCapacity: true)
+            copies.removeAll(keepingCapacity: true)
             finishedFiles.removeAll()
         }
         // The first copy of a tweet wins: the store's, else the batch's first.
@@ -216,7 +240,8 @@ final class IngestWriter {
             Links.encode(links[...], into: &blobs)
             blobEnds.append(blobs.count)
         }
-        try db.insert(into: "tweet", columns: ["id", "created_delta", "author", "text", "lang", "retweet", "links"],
+        try db.insert(into: "tweet", columns: ["id", "created_delta", "author", "text", "lang", "retweet", "links",
+                                               "retweet_of", "quote_of", "reply_to"],
                       count: fresh.count) { (s, row, p) throws(StoreError) in
             let i = fresh[row]
             try s.bind(p, ids[i])
@@ -226,7 +251,11 @@ final class IngestWriter {
             try s.bind(p + 4, langs[i])
             try s.bind(p + 5, Int64(retweets[i] ? 1 : 0))
             try s.bind(p + 6, blob: blobs[(row == 0 ? 0 : blobEnds[row - 1])..<blobEnds[row]])
+            try s.bind(p + 7, references[i].retweet)
+            try s.bind(p + 8, references[i].quote)
+            try s.bind(p + 9, references[i].reply)
         }
+        try writeCopies()
         if !tracked.isEmpty { try keepCounts(fresh) }
         let insertSource = try db.statement("""
             INSERT INTO source(size, mtime_ns, fingerprint, path, run) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -242,6 +271,26 @@ final class IngestWriter {
             try insertSource.run()
         }
         return fresh.count
+    }
+
+    /// The batch's copies (SPEC §15), in post order: what the store already
+    /// says of a post stays, a copy fills only what it lacks.
+    private func writeCopies() throws(StoreError) {
+        guard !copies.isEmpty else { return }
+        let upsert = try db.statement("""
+            INSERT INTO post_copy(post, author, created_at, text) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT(post) DO UPDATE SET author = coalesce(author, excluded.author),
+                created_at = coalesce(created_at, excluded.created_at), text = coalesce(text, excluded.text)
+            """)
+        for post in copies.keys.sorted() {
+            let c = copies[post]!
+            upsert.reset()
+            try upsert.bind(1, post)
+            try upsert.bind(2, c.author)
+            try upsert.bind(3, c.time)
+            try upsert.bind(4, c.text)
+            try upsert.run()
+        }
     }
 
     private func isIncreasing(_ ids: [Int64]) -> Bool {

@@ -14,7 +14,8 @@
 ///     (id, created_at, author ▶ mention,    (id, key)    (term, mention,   (id, term,
 ///      text, lang, retweet,                               count)            tweets)
 ///      links: blob of mention ids ▶ mention,              ON DELETE CASCADE
-///             spellings ▶ spelling (v5))
+///             spellings ▶ spelling (v5),
+///      retweet_of, quote_of, reply_to (v7))     post_copy (post, author ▶ mention, created_at, text) (v7)
 ///
 /// A tweet's mention links are one blob in its row (v5, `Links`): its
 /// mentions in ascending id order, each with its spelling; a row per link
@@ -210,6 +211,18 @@ enum Schema {
         // number of the same bits, move there (`moveLargeTweetIDs`, in this
         // step's transaction). Bluesky handles (`HandleBook`) are kept too,
         // so a store shows accounts as a report of its dumps does.
+        // Also: what `posts` needs (SPEC §15). Each tweet's retweeted,
+        // quoted and replied-to post (`retweet_of`, `quote_of`, `reply_to`:
+        // the ids' 64 bits, NULL for none, which costs a tweet no byte); and
+        // in `post_copy`, a row per post some tweet embeds a copy of (a
+        // retweet's `retweeted_status`, a quote's `quoted_status`, v2
+        // `includes.tweets`, a reply's `in_reply_to_screen_name`): its
+        // author, time and (with --keep-text) text, each as the first copy
+        // ingested said it (a later copy fills only what is still NULL). A
+        // post stored as a tweet says these itself. Columns are added, not
+        // rebuilt; tweets stored before kept no references: a store that
+        // held tweets says so in `tweets_without_references`, and `posts`
+        // from it is refused with what to do, never answered short.
         """
         CREATE TABLE identity (
             id INTEGER PRIMARY KEY,
@@ -226,6 +239,17 @@ enum Schema {
             count INTEGER NOT NULL,
             PRIMARY KEY (did, handle)
         ) WITHOUT ROWID;
+        ALTER TABLE tweet ADD COLUMN retweet_of INTEGER;
+        ALTER TABLE tweet ADD COLUMN quote_of INTEGER;
+        ALTER TABLE tweet ADD COLUMN reply_to INTEGER;
+        CREATE TABLE post_copy (
+            post INTEGER PRIMARY KEY,
+            author INTEGER REFERENCES mention(id),
+            created_at INTEGER,
+            text TEXT
+        );
+        INSERT INTO setting(key, value)
+            SELECT '\(withoutReferencesSetting)', CAST(count(*) AS TEXT) FROM tweet HAVING count(*) > 0;
         """,
     ]
 
@@ -253,6 +277,10 @@ enum Schema {
             try move.run()
         }
     }
+
+    /// The setting that counts the tweets a store held when it was upgraded
+    /// to version 7: they carry no retweeted, quoted or replied-to post (SPEC §15).
+    static let withoutReferencesSetting = "tweets_without_references"
 
     /// The setting that counts the tweets a store held when it was upgraded
     /// to version 6: they carry hashtags and users only (SPEC §13).

@@ -16,6 +16,14 @@
 /// the same after an import. `created_at`, `author`, `text`, `lang` and
 /// `entities` are left out when the store does not have them (v2 leaves out
 /// `entities` of a tweet without mentions). Tweets come in id order.
+///
+/// What `posts` needs (SPEC §15, v7) comes along as v2 references: the
+/// post a tweet retweets, quotes or replies to is a `referenced_tweets`
+/// entry with its id (`{"type":"replied_to","id":"…"}`), and what the
+/// store's copies say of that post (`post_copy`) is written inline in the
+/// entry, as flattening tools write it (`author`, `created_at`, `text`), so
+/// an import keeps the same copies. A copy that says only a time is not
+/// written (an entry without author or text is no copy to a reader).
 extension Store {
     /// Writes every tweet through `write`, one line each.
     ///
@@ -33,8 +41,25 @@ extension Store {
         while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
         let identities = StoredIdentities(db)
         let tweets = try db.statement("""
-            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
+            SELECT t.id, t.created_at, a.key, t.text, t.lang, t.retweet, t.links, t.retweet_of, t.quote_of, t.reply_to
+            FROM tweet t LEFT JOIN mention a ON a.id = t.author ORDER BY t.id
             """)
+        let copies = try db.statement("""
+            SELECT c.created_at, a.key, c.text FROM post_copy c LEFT JOIN mention a ON a.id = c.author WHERE c.post = ?1
+            """)
+        /// A `referenced_tweets` entry: the post's id and, inline, what its copies say.
+        func reference(_ type: String, _ post: Int64) throws(StoreError) -> String {
+            var entry = "{\"type\":\"\(type)\",\"id\":\(JSONText.quoted(try identities.text(post)))"
+            copies.reset()
+            try copies.bind(1, post)
+            if try copies.step(), copies.text(1) != nil || copies.text(2) != nil {
+                if let t = copies.optionalInt64(0) { entry += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+                if let author = copies.text(1) { entry += ",\"author\":{\"username\":\(JSONText.quoted(author.unsigned))}" }
+                if let text = copies.text(2) { entry += ",\"text\":\(JSONText.quoted(text))" }
+            }
+            copies.done()
+            return entry + "}"
+        }
         defer { tweets.done() }
         var set: [Int64] = []
         var out = ""
@@ -61,6 +86,9 @@ extension Store {
             post.text = tweets.text(3)
             post.lang = tweets.text(4)
             post.retweet = tweets.optionalInt64(5) == 1
+            if let x = tweets.optionalInt64(7) { post.references.append(try reference("retweeted", x)) }
+            if let x = tweets.optionalInt64(8) { post.references.append(try reference("quoted", x)) }
+            if let x = tweets.optionalInt64(9) { post.references.append(try reference("replied_to", x)) }
             out += post.line
             count += 1
             if out.utf8.count >= 1 << 20 {
@@ -107,6 +135,8 @@ struct ExportedPost {
     var text: String?
     var lang: String?
     var retweet = false
+    /// A tweet's `referenced_tweets` entries (SPEC §15), as JSON; a retweet's first.
+    var references: [String] = []
     var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
 
     var line: String {
@@ -123,7 +153,9 @@ struct ExportedPost {
         if let author { out += ",\"author\":{\"username\":\(Self.q(author))}" }
         if let text { out += ",\"text\":\(Self.q(text))" }
         if let lang { out += ",\"lang\":\(Self.q(lang))" }
-        if retweet { out += ",\"referenced_tweets\":[{\"type\":\"retweeted\"}]" }
+        var entries = references
+        if retweet && !entries.contains(where: { $0.hasPrefix("{\"type\":\"retweeted\"") }) { entries.insert("{\"type\":\"retweeted\"}", at: 0) }
+        if !entries.isEmpty { out += ",\"referenced_tweets\":[" + entries.joined(separator: ",") + "]" }
         if !hashtags.isEmpty || !users.isEmpty || !symbols.isEmpty || !urls.isEmpty {
             out += ",\"entities\":{\"hashtags\":["
                 + hashtags.map { "{\"tag\":\(Self.q($0))}" }.joined(separator: ",")

@@ -50,8 +50,20 @@ extension Store {
                         """, [Int64(n)])
                 }
                 let removed = db.changes
-                // The identities (URIs, SPEC §16) of the posts removed go with them.
-                try db.run("DELETE FROM identity WHERE id NOT IN (SELECT -id FROM tweet WHERE id < 0)")
+                // A post's copy goes with the last kept tweet that names it (SPEC §15).
+                try db.run("""
+                    DELETE FROM post_copy WHERE post NOT IN (
+                        SELECT retweet_of FROM tweet WHERE retweet_of IS NOT NULL
+                        UNION SELECT quote_of FROM tweet WHERE quote_of IS NOT NULL
+                        UNION SELECT reply_to FROM tweet WHERE reply_to IS NOT NULL)
+                    """)
+                // The identities (URIs, SPEC §16) no post nor reference holds any more go too.
+                try db.run("""
+                    DELETE FROM identity WHERE -id NOT IN (
+                        SELECT id FROM tweet WHERE id < 0 UNION SELECT retweet_of FROM tweet WHERE retweet_of < 0
+                        UNION SELECT quote_of FROM tweet WHERE quote_of < 0 UNION SELECT reply_to FROM tweet WHERE reply_to < 0
+                        UNION SELECT post FROM post_copy WHERE post < 0)
+                    """)
                 for (term, id) in try keptTerms() { try recount(id, term) }
                 try db.run(Store.bumpGeneration)
                 try removeUnused()
@@ -96,6 +108,7 @@ extension Store {
         try db.run("""
             DELETE FROM mention WHERE id NOT IN (SELECT id FROM temp.used_mention)
                 AND id NOT IN (SELECT author FROM tweet WHERE author IS NOT NULL)
+                AND id NOT IN (SELECT author FROM post_copy WHERE author IS NOT NULL)
                 AND id NOT IN (SELECT mention FROM term_count)
             """)
         try db.run("DELETE FROM spelling WHERE id NOT IN (SELECT id FROM temp.used_spelling)")

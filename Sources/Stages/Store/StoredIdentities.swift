@@ -16,6 +16,15 @@ final class StoredIdentities {
     /// The row id of the post whose `PostIdentity` number is `n`; a new
     /// identity gets its row (in the caller's write transaction).
     func storedID(of n: UInt64) throws(StoreError) -> Int64 {
+        try storedID(of: n, create: true)!
+    }
+
+    /// The row id of `n` if the store holds its identity (nil when not: no post names it).
+    func existingID(of n: UInt64) throws(StoreError) -> Int64? {
+        try storedID(of: n, create: false)
+    }
+
+    private func storedID(of n: UInt64, create: Bool) throws(StoreError) -> Int64? {
         if n < PostIdentity.internedBase { return Int64(n) }
         let text = PostIdentity.text(of: n)
         if let id = byText[text] { return id }
@@ -23,6 +32,7 @@ final class StoredIdentities {
         try find.bind(1, text)
         var row = try find.first { $0.int64(0) }
         if row == nil {
+            guard create else { return nil }
             let add = try db.statement("INSERT INTO identity(text) VALUES (?1)")
             try add.bind(1, text)
             try add.run()

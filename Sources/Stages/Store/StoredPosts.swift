@@ -22,6 +22,8 @@ struct StoredPosts {
         static let text = Columns(rawValue: 1 << 4)
         /// Each link's spelling, besides the mention set (`written`).
         static let spellings = Columns(rawValue: 1 << 5)
+        /// The retweeted, quoted and replied-to posts (SPEC §15, schema v7).
+        static let references = Columns(rawValue: 1 << 6)
     }
 
     private let rows: Statement
@@ -39,8 +41,9 @@ struct StoredPosts {
         self.columns = columns
         func column(_ c: Columns, _ name: String) -> String { columns.contains(c) ? name : "NULL" }
         rows = try db.statement("SELECT id, links, \(column(.author, "author")), \(column(.time, "created_at")), "
-                                + "\(column(.kind, "retweet")), \(column(.lang, "lang")), \(column(.text, "text")) "
-                                + "FROM tweet WHERE id >= ?1")
+                                + "\(column(.kind, "retweet")), \(column(.lang, "lang")), \(column(.text, "text")), "
+                                + "\(column(.references, "retweet_of")), \(column(.references, "quote_of")), "
+                                + "\(column(.references, "reply_to")) FROM tweet WHERE id >= ?1")
         // Scans start at the lower bound and stop past the upper one here, which costs SQLite no compare per row.
         try rows.bind(1, range?.lowerBound ?? Int64.min)
         upper = range?.upperBound ?? Int64.max
@@ -81,6 +84,10 @@ struct StoredPosts {
     var lang: String? { rows.text(5) }
     /// Its full text, when the store keeps texts (`.text`).
     var text: String? { rows.text(6) }
+    /// The posts it retweets, quotes and replies to, when it does (`.references`): their ids' 64 bits.
+    var retweetOf: Int64? { rows.optionalInt64(7) }
+    var quoteOf: Int64? { rows.optionalInt64(8) }
+    var replyTo: Int64? { rows.optionalInt64(9) }
 
     /// The terms the post matches (SPEC §2), its text prepared for word
     /// terms once per post, when a term first asks.

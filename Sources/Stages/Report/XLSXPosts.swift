@@ -1,0 +1,81 @@
+import CXLSXWriter
+
+/// `smashtag posts --format xlsx` (SPEC §12.6, §15): a workbook of posts.
+///
+/// - `Summary`, the first sheet: a line per term with its sheet, its
+///   matching tweets and the posts written.
+/// - A sheet per term, named as `XLSXReport` names them: the rows of
+///   `--format csv` in the picked columns, ids, authors, times and texts as
+///   string cells (an id keeps all its digits; `@name` and `=cmd|…` stay
+///   text, never a formula), the counts as numbers, the header row frozen.
+public struct XLSXPosts {
+    public var posts: [TermPosts]
+    public var columns: [PostsColumn]
+
+    public init(_ posts: [TermPosts], columns: [PostsColumn]) {
+        self.posts = posts
+        self.columns = columns
+    }
+
+    /// The workbook's bytes.
+    ///
+    /// - Throws: `OutputFile.Failure` when libxlsxwriter fails, or a term has
+    ///   more posts than a sheet holds.
+    public func bytes() throws(OutputFile.Failure) -> [UInt8] {
+        try Workbook.bytes { (book: inout Workbook) throws(OutputFile.Failure) in try write(into: &book) }
+    }
+
+    private func write(into book: inout Workbook) throws(OutputFile.Failure) {
+        let f = Formats(book)
+        let summary = try book.sheet("Summary")
+        var taken: Set<String> = ["summary"]
+        let names = posts.map { XLSXReport.sheetName(for: $0.term.description, taken: &taken) }
+        try summary.string(0, 0, "smashtag posts", f.title)
+        for (c, h) in ["term", "sheet", "tweets", "posts"].enumerated() { try summary.string(2, UInt16(c), h, f.header) }
+        var widths = [12, 12]
+        for (n, (p, name)) in zip(posts, names).enumerated() {
+            let row = UInt32(3 + n)
+            try summary.string(row, 0, p.term.description, nil)
+            try summary.string(row, 1, name, nil)
+            try summary.number(row, 2, Double(p.tweets), f.count)
+            try summary.number(row, 3, Double(p.posts.count), f.count)
+            widths[0] = max(widths[0], VisibleText.columns(p.term.description))
+            widths[1] = max(widths[1], VisibleText.columns(name))
+        }
+        try summary.width(0, Double(min(60, widths[0] + 2)))
+        try summary.width(1, Double(min(40, widths[1] + 2)))
+        try summary.width(2, 12)
+        try summary.width(3, 12)
+        worksheet_activate(summary.pointer)
+        for (p, name) in zip(posts, names) {
+            try writeTerm(p, sheet: try book.sheet(name), formats: f, book: book)
+        }
+    }
+
+    private func writeTerm(_ p: TermPosts, sheet ws: Sheet, formats f: Formats, book: Workbook) throws(OutputFile.Failure) {
+        let term = p.term.description
+        guard p.posts.count <= XLSXReport.maxRows else {
+            throw OutputFile.Failure(path: book.path, message: "\(term) has \(p.posts.count) posts, and a sheet holds "
+                                     + "\(TableRenderer.grouped(XLSXReport.maxRows)): keep fewer with --top or --min-count")
+        }
+        for (c, h) in columns.enumerated() { try ws.string(0, UInt16(c), h.rawValue, f.header) }
+        var widths = columns.map { max(10, $0.rawValue.count + 2) }
+        for (n, post) in p.posts.enumerated() {
+            let row = UInt32(n + 1)
+            for (c, column) in columns.enumerated() {
+                let col = UInt16(c)
+                switch column {
+                case .retweets: try ws.number(row, col, Double(post.retweets), f.count)
+                case .quotes: try ws.number(row, col, Double(post.quotes), f.count)
+                case .replies: try ws.number(row, col, Double(post.replies), f.count)
+                default:
+                    let value = column.value(post, term: term)
+                    if !value.isEmpty { try ws.string(row, col, value, nil) }
+                    widths[c] = max(widths[c], min(60, VisibleText.columns(value) + 2))
+                }
+            }
+        }
+        try ws.headerRowFrozenAndPrinted()
+        for (c, w) in widths.enumerated() { try ws.width(UInt16(c), Double(w)) }
+    }
+}
