@@ -405,6 +405,30 @@ def _feed(pipe, paths):
         pass
 
 
+# SPEC 16: after its tweets, an extract names the Bluesky handles it met
+# (`A DID HANDLE TIME`, `S DID HANDLE COUNT`); they ride the shuffle under a
+# key of their own, one per extract group and line, and the driver hands
+# them to the final aggregate, which shows accounts by handle as a report does.
+HANDLE_LINES = (b"A", b"S")
+
+
+def HANDLE_KEY(f, rank):
+    return (-1, (rank >> 40, b"\t".join(f)))
+
+
+def split_handles(tweets):
+    """The handle lines of `tweets` (cached, so the extracts run once) and the
+    tweets without them."""
+    tweets = tweets.cache()
+    lines = sorted(set(k[1][1] for k in tweets.filter(lambda kv: kv[0][0] == -1).keys().collect()))
+    return lines, tweets.filter(lambda kv: kv[0][0] != -1)
+
+
+def write_handles(f, lines):
+    for line in lines:
+        f.write(line + b"\n")
+
+
 def _copies(stream, group, header, index):
     """Groups consecutive extract lines of one (term, tweet id): one copy each
     (extract never writes two copies of a tweet next to each other).
@@ -427,7 +451,10 @@ def _copies(stream, group, header, index):
         return
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
-        k = (index[f[1]], int(f[2]))
+        if f[0] in HANDLE_LINES:
+            yield HANDLE_KEY(f, rank), (rank,)
+            continue
+        k = (index[f[1]], f[2])
         if k != key:
             if key is not None:
                 yield key, (rank, b"\t".join(mentions))
@@ -445,7 +472,10 @@ def _copies_with_times(stream, rank, index):
     key, mentions, time = None, [], None
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
-        k = (index[f[1]], int(f[2]))
+        if f[0] in HANDLE_LINES:
+            yield HANDLE_KEY(f, rank), (rank,)
+            continue
+        k = (index[f[1]], f[2])
         if k != key:
             if key is not None:
                 yield key, (rank, b"\t".join(mentions), time)
@@ -483,11 +513,14 @@ def _copies_with_facts(stream, rank, index, timed=False):
         return key, ((rank, b"\t".join(mentions), facts, time) if timed else (rank, b"\t".join(mentions), facts))
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
+        if f[0] in HANDLE_LINES:
+            yield HANDLE_KEY(f, rank), (rank,)
+            continue
         if f[0] == b"T":
             if key is not None:
                 yield copy()
                 rank += 1
-            key, mentions, spellings = (index[f[1]], int(f[2])), [], []
+            key, mentions, spellings = (index[f[1]], f[2]), [], []
             retweet, author = f[3] == b"r", (None if f[4] == b"-" else f[4])
             if timed:
                 time = int(f[5])
@@ -601,12 +634,13 @@ def popularity(sc, a, out):
               .mapPartitions(extract_groups(binary, ship, header, extract_args, a.strict)))
     # As many shuffle partitions as cores: the final counts are read a partition at a time.
     shuffle = a.shuffle_partitions or sc.defaultParallelism
-    tweets = copies.reduceByKey(first_copy, shuffle)
+    handles, tweets = split_handles(copies.reduceByKey(first_copy, shuffle))
     terms = header_terms(header)
     if a.trend:
         # SPEC 14: the kept copies go back as extract lines; aggregate --trend windows and scores them.
         with tempfile.NamedTemporaryFile(prefix="smashtag-trend-", suffix=".tsv") as f:
             write_trend_lines(f, header, terms, tweets.toLocalIterator())
+            write_handles(f, handles)
             f.flush()
             return run_aggregate([binary, "aggregate", f.name, "--quiet", "--trend", *trend_flags(a)], a, out)
     if a.by:
@@ -624,6 +658,7 @@ def popularity(sc, a, out):
                         f.write(b"N\t%s\t%d\t%d\n" % (terms[term], time, count))
                     else:
                         f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
+            write_handles(f, handles)
             f.flush()
             cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
             for name in ("since", "until", "columns", "kinds"):
@@ -663,6 +698,7 @@ def popularity(sc, a, out):
                     f.write(b"C\t%s\t%s\t%d\n" % (terms[term], key, count))
             for term, count in enumerate(tweet_counts):
                 f.write(b"N\t%s\t%d\n" % (terms[term], count))
+        write_handles(f, handles)
         f.flush()
         cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
         if a.pairs:
@@ -697,12 +733,12 @@ def write_trend_lines(f, header, terms, tweets):
     f.write(header + b"\n")
     for (t, tweet), (_, mentions, (retweet, author, spellings), time) in tweets:
         term = terms[t]
-        f.write(b"T\t%s\t%d\t%s\t%s\t%d\n" % (term, tweet, b"r" if retweet else b"o", author or b"-", time))
+        f.write(b"T\t%s\t%s\t%s\t%s\t%d\n" % (term, tweet, b"r" if retweet else b"o", author or b"-", time))
         written = {}
         for m, sp in spellings:
             written.setdefault(m, []).append(sp)
         for m in (mentions.split(b"\t") if mentions else []):
-            f.write(b"M\t%s\t%d\t%s%s\n" % (term, tweet, m, b"".join(b"\t" + sp for sp in written.get(m, []))))
+            f.write(b"M\t%s\t%s\t%s%s\n" % (term, tweet, m, b"".join(b"\t" + sp for sp in written.get(m, []))))
 
 
 def run_aggregate(cmd, a, out):
