@@ -56,6 +56,13 @@ final class GzipSource: ByteSource {
     private var keptLost = false
     /// Why ISA-L stopped: its return code, or `ISAL_END_INPUT` for input that ended inside a member.
     private var isalStop: Int32 = 0
+    /// Where the input ended before each refill of this read: zlib had only
+    /// that much when it inflated there, so a zlib taking over is given the
+    /// input up to each of these in turn (`zlibLimits`) and stops where zlib
+    /// alone would have (ISA-L keeps back a last byte or two at the end of
+    /// its input).
+    private var refilledAt: [Int64] = []
+    private var zlibLimits: [Int64] = []
     /// What came after the last member that is not gzip, if anything.
     private(set) var trailing: String?
 
@@ -89,8 +96,12 @@ final class GzipSource: ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
         guard buffer.count > 0 else { return 0 }
+        refilledAt.removeAll(keepingCapacity: true)
         while !finished {
-            if start == end && !upstreamDone { try refill() }
+            if start == end && !upstreamDone {
+                refilledAt.append(consumedBefore + Int64(end))
+                try refill()
+            }
             if !inMember {
                 guard try beginMember() else { finished = true; return 0 }
             }
@@ -169,12 +180,14 @@ final class GzipSource: ByteSource {
 
     /// One `inflate` call, with zlib's checks and words.
     private func inflateWithZlib(into buffer: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
+        let stop = zlibLimits.first.map { min(end, Int($0 - consumedBefore)) } ?? end
         stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self)) + start
-        stream.avail_in = uInt(end - start)
+        stream.avail_in = uInt(stop - start)
         stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
         stream.avail_out = uInt(buffer.count)
         let rc = inflate(&stream, Z_NO_FLUSH)
-        start = end - Int(stream.avail_in)
+        start = stop - Int(stream.avail_in)
+        if let limit = zlibLimits.first, consumedBefore + Int64(start) >= limit { zlibLimits.removeFirst() }
         let produced = buffer.count - Int(stream.avail_out)
         switch rc {
         case Z_STREAM_END:
@@ -277,6 +290,7 @@ final class GzipSource: ByteSource {
             start = 0
         }
         stream.avail_in = 0
+        zlibLimits = refilledAt.filter { $0 > position }
         releaseKept()
     }
 
