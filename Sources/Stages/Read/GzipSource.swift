@@ -22,7 +22,7 @@ import CZlib
 /// - Complexity: memory is the 256 KiB input buffer and ISA-L's state
 ///   (~100 KiB), plus, for a stream that cannot be read again (a pipe, an
 ///   archive member), a copy of the current member's compressed bytes, up to
-///   `keptLimit`.
+///   `keptLimit` (64 MiB).
 final class GzipSource: ByteSource {
     private let upstream: ByteSource
     /// The file under the stream when its bytes can be read again (`pread`),
@@ -69,10 +69,13 @@ final class GzipSource: ByteSource {
     /// What is read from upstream at a time (and so where zlib's calls end).
     static let chunk = 1 << 18
     /// The most of one member kept for zlib when the stream cannot be read again.
-    static let keptLimit = 64 << 20
+    private let keptLimit: Int
 
-    init(_ upstream: ByteSource) {
+    /// - Parameter keptLimit: the most of one member's compressed bytes kept
+    ///   for zlib when `upstream` cannot be read again [default: 64 MiB].
+    init(_ upstream: ByteSource, keptLimit: Int = 64 << 20) {
         self.upstream = upstream
+        self.keptLimit = keptLimit
         if let file = upstream as? FileSource, file.canPeek {
             self.file = file
             fileBase = file.position
@@ -327,13 +330,13 @@ final class GzipSource: ByteSource {
     /// Keeps a member's bytes for `takeOverWithZlib()` when they cannot be read again.
     private func keep(_ bytes: UnsafeRawBufferPointer) {
         guard file == nil, !keptLost, phase != .zlib, bytes.count > 0 else { return }
-        if keptCount + bytes.count > Self.keptLimit {
+        if keptCount + bytes.count > keptLimit {
             keptLost = true
             releaseKept()
             return
         }
         if keptCount + bytes.count > keptCapacity {
-            let capacity = min(Self.keptLimit, max(keptCapacity * 2, keptCount + bytes.count, 1 << 20))
+            let capacity = min(keptLimit, max(keptCapacity * 2, keptCount + bytes.count, 1 << 20))
             let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
             if let kept {
                 bigger.copyMemory(from: kept, byteCount: keptCount)
