@@ -67,8 +67,9 @@ final class GzipSource: ByteSource {
     private let probe: UnsafeMutablePointer<inflate_state>
     private let probeOut: UnsafeMutableRawBufferPointer
     private let ahead: UnsafeMutableRawBufferPointer
-    /// Bytes in `ahead`, or -1 when nothing was read ahead.
+    /// Bytes in `ahead`, or -1 when nothing was read ahead; whether they were only peeked at.
     private var aheadCount = -1
+    private var aheadPeeked = false
     /// How far ISA-L looks ahead for damage before a read's bytes are handed out.
     static let probeBytes = 64 << 10
     /// What came after the last member that is not gzip, if anything.
@@ -251,10 +252,20 @@ final class GzipSource: ByteSource {
         return false
     }
 
-    /// Reads the next chunk before its refill (which then takes it), asking
-    /// upstream for as many bytes as that refill would.
+    /// Reads the next chunk before its refill. From a file it is peeked at,
+    /// and the refill reads it as before (the bytes read, which `--stats`
+    /// counts, are as many as zlib alone read); from a stream, upstream is
+    /// asked for as many bytes as that refill would ask for, and the refill
+    /// takes them.
     private func readAhead() throws(ReadError) {
-        aheadCount = try upstream.read(into: UnsafeMutableRawBufferPointer(rebasing: ahead[..<Self.chunk]))
+        if let file, file.isSeekable {
+            let bytes = try file.peek(at: fileBase + consumedBefore + Int64(end), count: Self.chunk)
+            bytes.withUnsafeBytes { ahead.copyMemory(from: $0) }
+            aheadCount = bytes.count
+            aheadPeeked = true
+        } else {
+            aheadCount = try upstream.read(into: UnsafeMutableRawBufferPointer(rebasing: ahead[..<Self.chunk]))
+        }
     }
 
     /// One `inflate` call, with zlib's checks and words.
@@ -485,6 +496,10 @@ final class GzipSource: ByteSource {
         }
         guard end < Self.chunk else { return }
         let n: Int
+        if aheadPeeked {
+            aheadPeeked = false
+            aheadCount = -1
+        }
         if aheadCount >= 0 {
             n = aheadCount
             if n > 0 { (input.baseAddress! + end).copyMemory(from: ahead.baseAddress!, byteCount: n) }
