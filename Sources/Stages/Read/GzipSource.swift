@@ -19,11 +19,21 @@ import CZlib
 /// and goes on from there, so the message and the bytes before it are the
 /// ones zlib alone gave. See `takeOverWithZlib()`.
 ///
-/// - Complexity: memory is the 256 KiB input buffer and ISA-L's state
-///   (~100 KiB), plus, for a stream that cannot be read again (a pipe, an
+/// One concept, in one file longer than most: inflating with ISA-L while
+/// every word and place of damage stays zlib's takes the look ahead, the
+/// take-over and the kept copy together, and they share the buffer's state.
+///
+/// - Complexity: memory is the input buffer and the chunk read ahead
+///   (256 KiB each), ISA-L's state twice (85 KiB each), 64 KiB to look
+///   ahead into, plus, for a stream that cannot be read again (a pipe, an
 ///   archive member), a copy of the current member's compressed bytes, up to
 ///   `keptLimit` (64 MiB).
 final class GzipSource: ByteSource {
+    /// What is read from upstream at a time (and so where zlib's calls end).
+    static let chunk = 1 << 18
+    /// How far ISA-L looks ahead for damage before a read's bytes are handed out.
+    static let probeBytes = 64 << 10
+
     private let upstream: ByteSource
     /// The file under the stream when its bytes can be read again (`pread`),
     /// and where in it the stream starts.
@@ -70,13 +80,8 @@ final class GzipSource: ByteSource {
     /// Bytes in `ahead`, or -1 when nothing was read ahead; whether they were only peeked at.
     private var aheadCount = -1
     private var aheadPeeked = false
-    /// How far ISA-L looks ahead for damage before a read's bytes are handed out.
-    static let probeBytes = 64 << 10
     /// What came after the last member that is not gzip, if anything.
     private(set) var trailing: String?
-
-    /// What is read from upstream at a time (and so where zlib's calls end).
-    static let chunk = 1 << 18
     /// The most of one member kept for zlib when the stream cannot be read again.
     private let keptLimit: Int
 
