@@ -102,6 +102,19 @@ final class GzipSourceTests: XCTestCase {
         }
     }
 
+    /// A distance code set zlib refuses, which ISA-L finds only kilobytes on:
+    /// whatever the reads, nothing of the damaged member is handed out (zlib
+    /// refuses it before its first byte).
+    func testDamageISALFindsLateGivesNothingZlibDidNot() {
+        for chunk in [4096, 7, .max] {
+            for read in [4096, 1 << 20] {
+                let r = inflated(Self.gz + flipped(107, bit: 2), chunk: chunk, read: read)
+                XCTAssertEqual(r.error, "damaged gzip data: invalid distances set", "chunk \(chunk), read \(read)")
+                XCTAssertTrue(r.bytes == Self.plain, "chunk \(chunk), read \(read): \(r.bytes.count) bytes")
+            }
+        }
+    }
+
     /// A member too big to keep (from a pipe, an archive) is named in ISA-L's
     /// words; the header's damage is still zlib's.
     func testDamageInAMemberTooBigToKeep() {

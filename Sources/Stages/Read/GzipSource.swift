@@ -33,6 +33,8 @@ final class GzipSource: ByteSource {
     static let chunk = 1 << 18
     /// How far ISA-L looks ahead for damage before a read's bytes are handed out.
     static let probeBytes = 64 << 10
+    /// The most compressed bytes ISA-L reads past the buffer to look ahead.
+    static let aheadLimit = 1 << 20
 
     private let upstream: ByteSource
     /// The file under the stream when its bytes can be read again (`pread`),
@@ -73,13 +75,23 @@ final class GzipSource: ByteSource {
     /// its input).
     private var refilledAt: [Int64] = []
     private var zlibLimits: [Int64] = []
-    /// ISA-L's state copied to look ahead for damage (`damageAhead()`), where its bytes go, and the next chunk read ahead.
+    /// ISA-L's state copied to look ahead for damage (`damageAhead()`), where
+    /// its bytes go, and a chunk peeked at in a file.
     private let probe: UnsafeMutablePointer<inflate_state>
     private let probeOut: UnsafeMutableRawBufferPointer
-    private let ahead: UnsafeMutableRawBufferPointer
-    /// Bytes in `ahead`, or -1 when nothing was read ahead; whether they were only peeked at.
-    private var aheadCount = -1
-    private var aheadPeeked = false
+    private let peeked: UnsafeMutableRawBufferPointer
+    /// Chunks read ahead of their refills from a stream (which take them in
+    /// turn): their bytes one after another, from `aheadFront` on, and each
+    /// one's size from `aheadNext` on (0: upstream ended).
+    private var ahead: UnsafeMutableRawPointer?
+    private var aheadCapacity = 0
+    private var aheadEnd = 0
+    private var aheadFront = 0
+    private var aheadSizes: [Int] = []
+    private var aheadNext = 0
+    /// How much of the member ISA-L has inflated without damage, looking
+    /// ahead: a read that ends `probeBytes` or more before it looks no further.
+    private var verifiedOut: Int64 = 0
     /// What came after the last member that is not gzip, if anything.
     private(set) var trailing: String?
     /// The most of one member kept for zlib when the stream cannot be read again.
@@ -104,7 +116,7 @@ final class GzipSource: ByteSource {
         isal_inflate_init(state)
         probe = .allocate(capacity: 1)
         probeOut = .allocate(byteCount: Self.probeBytes, alignment: 16)
-        ahead = .allocate(byteCount: Self.chunk, alignment: 16)
+        peeked = .allocate(byteCount: Self.chunk, alignment: 16)
     }
 
     deinit {
@@ -112,7 +124,8 @@ final class GzipSource: ByteSource {
         state.deallocate()
         probe.deallocate()
         probeOut.deallocate()
-        ahead.deallocate()
+        peeked.deallocate()
+        ahead?.deallocate()
         kept?.deallocate()
         input.deallocate()
     }
@@ -139,7 +152,9 @@ final class GzipSource: ByteSource {
                     continue
                 }
                 // Bytes are handed out only when ISA-L meets no damage a little further on.
-                if n > 0 && inMember && (file != nil || !keptLost), try damageAhead() {
+                if n > 0 && inMember && (file != nil || !keptLost)
+                    && verifiedOut - (memberOut + Int64(n)) < Int64(Self.probeBytes),
+                    try damageAhead(from: memberOut + Int64(n)) {
                     try takeOverWithZlib()
                     continue
                 }
@@ -206,28 +221,34 @@ final class GzipSource: ByteSource {
         return produced
     }
 
-    /// Whether ISA-L, going on from where it stands, meets damage or the end
-    /// of the input inside the member within `probeBytes` (and the input at
-    /// hand and one chunk more): then zlib takes this read over, before its
-    /// bytes are handed out.
+    /// Whether ISA-L, going on from where it stands (`from` bytes into the
+    /// member), meets damage or the end of the input inside the member within
+    /// twice `probeBytes` (reading on into
+    /// the chunks the next refills read, `aheadLimit` of them at most): then
+    /// zlib takes this read over, before its bytes are handed out.
     ///
     /// ISA-L checks some things later than zlib: a code set that zlib refuses
     /// in a block's header (`invalid distances set`) ISA-L finds only when a
     /// missing code turns up, kilobytes on. Without the look ahead, bytes
     /// zlib never gave would be handed out first. ISA-L goes on in a copy of
-    /// its state, so what this read and the next give is unchanged; the chunk
-    /// read ahead is the one the next refill would read, asked for with the
-    /// same size.
+    /// its state, so what this read and the next give is unchanged. From a
+    /// file the chunks ahead are peeked at (the refills read them as before,
+    /// and `--stats` counts what zlib alone read); from a stream they are
+    /// read, asking upstream for as much as each refill would, and kept for
+    /// the refills.
     ///
-    /// - Complexity: inflates up to `probeBytes` more per read (a few percent
-    ///   of ISA-L's work for reads of megabytes).
-    private func damageAhead() throws(ReadError) -> Bool {
+    /// - Complexity: inflates up to 2 × `probeBytes` more per read, and at
+    ///   most once per `probeBytes` handed out (a few percent of ISA-L's work
+    ///   for reads of megabytes; twice its work for reads of a few bytes).
+    private func damageAhead(from: Int64) throws(ReadError) -> Bool {
         probe.update(from: state, count: 1)
         probe.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self) + start
         probe.pointee.avail_in = UInt32(end - start)
         var probed = 0
-        var fedAhead = false
-        while probed < Self.probeBytes {
+        var fedAhead = 0  // compressed bytes fed past the buffer
+        var nextChunk = aheadNext, chunkAt = aheadFront  // the next chunk read ahead to feed, and where it is
+        defer { verifiedOut = max(verifiedOut, from + Int64(probed)) }
+        while probed < 2 * Self.probeBytes {
             probe.pointee.next_out = probeOut.baseAddress!.assumingMemoryBound(to: UInt8.self)
             probe.pointee.avail_out = UInt32(probeOut.count)
             let before = probe.pointee.avail_in
@@ -238,39 +259,61 @@ final class GzipSource: ByteSource {
                 isalStop = rc
                 return true
             }
-            if probe.pointee.block_state == ISAL_BLOCK_FINISH { return false }
+            if probe.pointee.block_state == ISAL_BLOCK_FINISH {
+                probed = Int(Int32.max)  // the whole member, its CRC-32 and length checked
+                return false
+            }
             guard probe.pointee.avail_in == 0 else {
                 if produced == 0 && probe.pointee.avail_in == before { return false }
                 continue
             }
             if produced > 0 { continue }  // drained what it held; its input is used up only when it gives nothing more
-            if fedAhead { return false }
-            if !upstreamDone && aheadCount < 0 { try readAhead() }
-            if upstreamDone || aheadCount == 0 {
+            if fedAhead >= Self.aheadLimit { return false }
+            // The next chunk: peeked at in a file, else read ahead (or read before) from the stream.
+            var n: Int
+            if upstreamDone {
+                n = 0
+            } else if let file, file.isSeekable {
+                let bytes = try file.peek(at: fileBase + consumedBefore + Int64(end) + Int64(fedAhead), count: Self.chunk)
+                bytes.withUnsafeBytes { peeked.copyMemory(from: $0) }
+                n = bytes.count
+                probe.pointee.next_in = peeked.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            } else {
+                if nextChunk == aheadSizes.count {
+                    if aheadSizes.last == 0 { return true }
+                    try readAhead()
+                }
+                n = aheadSizes[nextChunk]
+                probe.pointee.next_in = ahead.map { ($0 + chunkAt).assumingMemoryBound(to: UInt8.self) }
+                nextChunk += 1
+                chunkAt += n
+            }
+            if n == 0 {
                 isalStop = ISAL_END_INPUT  // the input ends inside the member
                 return true
             }
-            probe.pointee.next_in = ahead.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            probe.pointee.avail_in = UInt32(aheadCount)
-            fedAhead = true
+            probe.pointee.avail_in = UInt32(n)
+            fedAhead += n
         }
         return false
     }
 
-    /// Reads the next chunk before its refill. From a file it is peeked at,
-    /// and the refill reads it as before (the bytes read, which `--stats`
-    /// counts, are as many as zlib alone read); from a stream, upstream is
-    /// asked for as many bytes as that refill would ask for, and the refill
-    /// takes them.
+    /// Reads one more chunk from the stream for the refills to come, asking
+    /// for as many bytes as such a refill asks for.
     private func readAhead() throws(ReadError) {
-        if let file, file.isSeekable {
-            let bytes = try file.peek(at: fileBase + consumedBefore + Int64(end), count: Self.chunk)
-            bytes.withUnsafeBytes { ahead.copyMemory(from: $0) }
-            aheadCount = bytes.count
-            aheadPeeked = true
-        } else {
-            aheadCount = try upstream.read(into: UnsafeMutableRawBufferPointer(rebasing: ahead[..<Self.chunk]))
+        if aheadEnd + Self.chunk > aheadCapacity {
+            let capacity = max(aheadCapacity * 2, aheadEnd + Self.chunk)
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+            if let ahead {
+                bigger.copyMemory(from: ahead, byteCount: aheadEnd)
+                ahead.deallocate()
+            }
+            ahead = bigger
+            aheadCapacity = capacity
         }
+        let n = try upstream.read(into: UnsafeMutableRawBufferPointer(start: ahead! + aheadEnd, count: Self.chunk))
+        aheadEnd += n
+        aheadSizes.append(n)
     }
 
     /// One `inflate` call, with zlib's checks and words.
@@ -484,6 +527,7 @@ final class GzipSource: ByteSource {
         phase = .header
         memberStart = consumedBefore + Int64(start)
         memberOut = 0
+        verifiedOut = 0
         releaseKept()
         keptLost = false
         keep(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(input)[start..<end]))
@@ -501,14 +545,18 @@ final class GzipSource: ByteSource {
         }
         guard end < Self.chunk else { return }
         let n: Int
-        if aheadPeeked {
-            aheadPeeked = false
-            aheadCount = -1
-        }
-        if aheadCount >= 0 {
-            n = aheadCount
-            if n > 0 { (input.baseAddress! + end).copyMemory(from: ahead.baseAddress!, byteCount: n) }
-            aheadCount = -1
+        if aheadNext < aheadSizes.count {
+            // A chunk read ahead for `damageAhead()`, of the size this read would have had.
+            n = aheadSizes[aheadNext]
+            if n > 0 { (input.baseAddress! + end).copyMemory(from: ahead! + aheadFront, byteCount: n) }
+            aheadFront += n
+            aheadNext += 1
+            if aheadNext == aheadSizes.count {
+                aheadSizes.removeAll(keepingCapacity: true)
+                aheadNext = 0
+                aheadFront = 0
+                aheadEnd = 0
+            }
         } else {
             n = try upstream.read(into: UnsafeMutableRawBufferPointer(rebasing: input[end..<Self.chunk]))
         }
