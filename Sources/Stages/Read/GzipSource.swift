@@ -17,17 +17,18 @@ import CZlib
 /// short, zlib inflates that member again from its first byte (re-read from
 /// the file, or from a copy kept of it), drops what was already handed out
 /// and goes on from there, so the message and the bytes before it are the
-/// ones zlib alone gave. See `takeOverWithZlib()`.
+/// ones zlib alone gave. See `takeOverWithZlib()`; and, for damage ISA-L
+/// finds later than zlib, `damageAhead()`.
 ///
 /// One concept, in one file longer than most: inflating with ISA-L while
 /// every word and place of damage stays zlib's takes the look ahead, the
 /// take-over and the kept copy together, and they share the buffer's state.
 ///
-/// - Complexity: memory is the input buffer and the chunk read ahead
-///   (256 KiB each), ISA-L's state twice (85 KiB each), 64 KiB to look
-///   ahead into, plus, for a stream that cannot be read again (a pipe, an
-///   archive member), a copy of the current member's compressed bytes, up to
-///   `keptLimit` (64 MiB).
+/// - Complexity: memory is the input buffer and a chunk peeked at (256 KiB
+///   each), ISA-L's state twice (85 KiB each), 64 KiB to look ahead into,
+///   plus, for a stream that cannot be read again (a pipe, an archive
+///   member), the chunks read ahead (1.25 MiB at most) and a copy of the
+///   current member's compressed bytes, up to `keptLimit` (64 MiB).
 final class GzipSource: ByteSource {
     /// What is read from upstream at a time (and so where zlib's calls end).
     static let chunk = 1 << 18
