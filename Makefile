@@ -40,13 +40,13 @@ all: build
 # leave it out).
 deps:
 	@if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists libarchive || ! pkg-config --exists sqlite3 \
-	    || ! pkg-config --exists zlib || ! pkg-config --exists libxml-2.0 || ! pkg-config --exists xlsxwriter \
+	    || ! pkg-config --exists zlib || ! pkg-config --exists libisal || ! pkg-config --exists libxml-2.0 || ! pkg-config --exists xlsxwriter \
 	    || ! pkg-config --exists libpsl || [ ! -f /usr/share/publicsuffix/public_suffix_list.dat ] \
 	    || ! command -v zstd >/dev/null || ! command -v zip >/dev/null || ! command -v lz4 >/dev/null \
 	    || ! command -v 7z >/dev/null || [ ! -f /usr/share/zoneinfo/Europe/Berlin ]; then \
-	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libxml2-dev, libxlsxwriter-dev, libpsl-dev, publicsuffix, pkg-config, zstd, zip, lz4, p7zip-full and tzdata with apt-get"; \
+	  echo "installing libarchive-dev, libsqlite3-dev, zlib1g-dev, libisal-dev, libxml2-dev, libxlsxwriter-dev, libpsl-dev, publicsuffix, pkg-config, zstd, zip, lz4, p7zip-full and tzdata with apt-get"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev libxml2-dev libxlsxwriter-dev libpsl-dev publicsuffix \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libarchive-dev libsqlite3-dev zlib1g-dev libisal-dev libxml2-dev libxlsxwriter-dev libpsl-dev publicsuffix \
 	    pkg-config zstd zip lz4 p7zip-full tzdata >/dev/null; \
 	fi
 

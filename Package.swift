@@ -22,12 +22,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // zlib, for gzip streams whose checksums must be checked; `make deps` installs it.
+        // zlib, for gzip headers and a damaged gzip member's exact words; `make deps` installs it.
         .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+        // ISA-L's inflate for gzip streams, through its pkg-config file; `make deps` installs it.
+        .systemLibrary(
+            name: "CISAL",
+            path: "Sources/CISAL",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]
         ),
         // libxml2's text writer for GEXF (SPEC §12.5), through its pkg-config file; `make deps` installs it.
         .systemLibrary(
@@ -54,7 +61,7 @@ let package = Package(
         // Every stage, record type and error: all the logic, unit-tested.
         .target(
             name: "Stages",
-            dependencies: ["CArchive", "CSQLite", "CZlib", "CXML", "CXLSXWriter", "CPSL"],
+            dependencies: ["CArchive", "CSQLite", "CZlib", "CISAL", "CXML", "CXLSXWriter", "CPSL"],
             path: "Sources/Stages",
             // The decoder's hot loops touch class-owned buffers millions of times a
             // second; dynamic exclusivity checks cost ~6% there. Static checks stay.

@@ -106,6 +106,9 @@ public final class FileSource: ByteSource {
     func seek(to offset: Int64) { position = offset }
 
     var isSeekable: Bool { usesPread && end == nil }
+
+    /// Whether `peek(at:count:)` can read bytes again (a regular file, whole or a range).
+    var canPeek: Bool { usesPread }
 }
 
 /// A source with some bytes already read from it put back in front.
