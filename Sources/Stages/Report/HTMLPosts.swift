@@ -15,22 +15,7 @@ enum HTMLPosts {
     /// - Complexity: O(rows) time and memory.
     static func page(_ posts: [TermPosts], columns: [PostsColumn]) -> String {
         let terms = posts.map { VisibleText.escaped($0.term.description) }
-        var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="generator" content="smashtag">
-        <title>smashtag posts: \(HTMLReport.escape(terms.joined(separator: ", ")))</title>
-        <style>\(HTMLReport.style)</style>
-        </head>
-        <body>
-        <header>
-        <h1>smashtag posts</h1>
-
-        """
+        var out = HTMLReport.pageHead("posts", terms: terms)
         out += "<p class=\"terms\">" + posts.enumerated().map { n, p in
             "<a href=\"#term-\(n + 1)\">\(HTMLReport.text(p.term.description))</a> <span class=\"n\">\(TableRenderer.grouped(p.tweets))</span>"
         }.joined(separator: " · ") + "</p>\n</header>\n"

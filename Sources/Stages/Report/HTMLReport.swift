@@ -24,12 +24,10 @@ public struct HTMLReport {
 
     public init(_ document: ReportDocument) { self.document = document }
 
-    /// The page.
-    ///
-    /// - Complexity: O(rows) time and memory.
-    public func render() -> String {
-        let terms = document.reports.map { VisibleText.escaped($0.term.description) }
-        var out = """
+    /// The start of a page of `smashtag COMMAND` (report, trend, posts) on
+    /// `terms` (escaped for the terminal already): no script, no network.
+    static func pageHead(_ command: String, terms: [String]) -> String {
+        """
         <!DOCTYPE html>
         <html lang="en">
         <head>
@@ -37,14 +35,22 @@ public struct HTMLReport {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
         <meta name="generator" content="smashtag">
-        <title>smashtag report: \(Self.escape(terms.joined(separator: ", ")))</title>
-        <style>\(Self.style)</style>
+        <title>smashtag \(command): \(escape(terms.joined(separator: ", ")))</title>
+        <style>\(style)</style>
         </head>
         <body>
         <header>
-        <h1>smashtag report</h1>
+        <h1>smashtag \(command)</h1>
 
         """
+    }
+
+    /// The page.
+    ///
+    /// - Complexity: O(rows) time and memory.
+    public func render() -> String {
+        let terms = document.reports.map { VisibleText.escaped($0.term.description) }
+        var out = HTMLReport.pageHead("report", terms: terms)
         let series = document.bucketed ? document.series : []
         let heads = document.bucketed ? series.map { ($0.term.description, $0.tweets) } : document.reports.map { ($0.term.description, $0.tweets) }
         out += "<p class=\"terms\">" + heads.enumerated().map { n, h in

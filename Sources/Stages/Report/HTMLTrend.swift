@@ -10,22 +10,7 @@
 public enum HTMLTrend {
     public static func page(_ trends: [TermTrend], summary: [ReportDocument.Item]) -> String {
         let terms = trends.map { VisibleText.escaped($0.term.description) }
-        var out = """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-        <meta name="generator" content="smashtag">
-        <title>smashtag trend: \(HTMLReport.escape(terms.joined(separator: ", ")))</title>
-        <style>\(HTMLReport.style)</style>
-        </head>
-        <body>
-        <header>
-        <h1>smashtag trend</h1>
-
-        """
+        var out = HTMLReport.pageHead("trend", terms: terms)
         out += "<p class=\"terms\">" + trends.enumerated().map { n, t in
             "<a href=\"#term-\(n + 1)\">\(HTMLReport.text(t.term.description))</a> <span class=\"n\">\(t.rows.count)</span>"
         }.joined(separator: " · ") + "</p>\n</header>\n"

@@ -23,26 +23,7 @@ public struct XLSXPairs {
 
     private func write(into book: inout Workbook) throws(OutputFile.Failure) {
         let f = Formats(book)
-        let summary = try book.sheet("Summary")
-        var taken: Set<String> = ["summary"]
-        let names = pairs.map { XLSXReport.sheetName(for: $0.term.description, taken: &taken) }
-        try summary.string(0, 0, "smashtag pairs", f.title)
-        for (c, h) in ["term", "sheet", "tweets", "pairs"].enumerated() { try summary.string(2, UInt16(c), h, f.header) }
-        var widths = [12, 12]
-        for (n, (p, name)) in zip(pairs, names).enumerated() {
-            let row = UInt32(3 + n)
-            try summary.string(row, 0, p.term.description, nil)
-            try summary.string(row, 1, name, nil)
-            try summary.number(row, 2, Double(p.tweets), f.count)
-            try summary.number(row, 3, Double(p.pairs.count), f.count)
-            widths[0] = max(widths[0], VisibleText.columns(p.term.description))
-            widths[1] = max(widths[1], VisibleText.columns(name))
-        }
-        try summary.width(0, Double(min(60, widths[0] + 2)))
-        try summary.width(1, Double(min(40, widths[1] + 2)))
-        try summary.width(2, 12)
-        try summary.width(3, 12)
-        worksheet_activate(summary.pointer)
+        let names = try book.summarySheet("pairs", terms: pairs.map { p in (p.term.description, p.tweets, p.pairs.count) }, formats: f)
         for (p, name) in zip(pairs, names) {
             try writeTerm(p, sheet: try book.sheet(name), formats: f, book: book)
         }

@@ -81,6 +81,37 @@ struct Workbook {
 }
 
 /// One sheet of a `Workbook`.
+extension Workbook {
+    /// The Summary sheet of a workbook of `smashtag COMMAND` (pairs, posts):
+    /// a row per term with its sheet's name, its tweets and its rows.
+    ///
+    /// - Returns: each term's sheet name, unique in the workbook.
+    func summarySheet(_ command: String, terms: [(term: String, tweets: Int, rows: Int)],
+                      formats f: Formats) throws(OutputFile.Failure) -> [String] {
+        let summary = try sheet("Summary")
+        var taken: Set<String> = ["summary"]
+        let names = terms.map { XLSXReport.sheetName(for: $0.term, taken: &taken) }
+        try summary.string(0, 0, "smashtag \(command)", f.title)
+        for (c, h) in ["term", "sheet", "tweets", command].enumerated() { try summary.string(2, UInt16(c), h, f.header) }
+        var widths = [12, 12]
+        for (n, (t, name)) in zip(terms, names).enumerated() {
+            let row = UInt32(3 + n)
+            try summary.string(row, 0, t.term, nil)
+            try summary.string(row, 1, name, nil)
+            try summary.number(row, 2, Double(t.tweets), f.count)
+            try summary.number(row, 3, Double(t.rows), f.count)
+            widths[0] = max(widths[0], VisibleText.columns(t.term))
+            widths[1] = max(widths[1], VisibleText.columns(name))
+        }
+        try summary.width(0, Double(min(60, widths[0] + 2)))
+        try summary.width(1, Double(min(40, widths[1] + 2)))
+        try summary.width(2, 12)
+        try summary.width(3, 12)
+        worksheet_activate(summary.pointer)
+        return names
+    }
+}
+
 struct Sheet {
     let pointer: UnsafeMutablePointer<lxw_worksheet>
     let path: String
