@@ -23,6 +23,25 @@ import Synchronization
 /// and no rename follows it, so a killed run leaves the old file whole.
 /// Only writes in place (hard links, FIFOs, devices) can be cut short.
 public enum OutputFile {
+    /// The format a file's name asks for, by its extension, as `--format`
+    /// names it: `.csv`, `.json`, `.ndjson` or `.jsonl`, `.txt` (table),
+    /// `.xlsx`, `.html` or `.htm`, `.gexf`; nil for any other name. Each
+    /// command then takes the formats it writes (`report`, `pairs`, `trend`, `posts`).
+    public static func formatName(ofFileName fileName: String) -> String? {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "csv": return "csv"
+        case "json": return "json"
+        case "ndjson", "jsonl": return "ndjson"
+        case "txt": return "table"
+        case "xlsx": return "xlsx"
+        case "html", "htm": return "html"
+        case "gexf": return "gexf"
+        default: return nil
+        }
+    }
+
     /// Why an output could not be written, naming the file.
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var path: String

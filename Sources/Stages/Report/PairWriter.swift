@@ -4,17 +4,8 @@ public enum PairFormat: String, CaseIterable, Sendable {
 
     /// The format a file name asks for (`net.gexf`, `pairs.xlsx`, `rows.csv`), if any.
     public init?(fileName: String) {
-        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "csv": self = .csv
-        case "json": self = .json
-        case "ndjson", "jsonl": self = .ndjson
-        case "gexf": self = .gexf
-        case "txt": self = .table
-        case "xlsx": self = .xlsx
-        default: return nil
-        }
+        guard let name = OutputFile.formatName(ofFileName: fileName), let format = Self(rawValue: name) else { return nil }
+        self = format
     }
 
     /// Bytes for a program, not text: never for a terminal, only to a file (`-o`).

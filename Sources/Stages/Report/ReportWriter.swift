@@ -26,17 +26,8 @@ public enum OutputFormat: Equatable, Sendable {
 
     /// The format a file name asks for (`top.xlsx`, `page.html`, `rows.csv`), if any.
     public init?(fileName: String) {
-        let name = (fileName as NSString).lastPathComponent
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "csv": self = .report(.csv)
-        case "json": self = .report(.json)
-        case "ndjson", "jsonl": self = .report(.ndjson)
-        case "txt": self = .report(.table)
-        case "xlsx": self = .xlsx
-        case "html", "htm": self = .html
-        default: return nil
-        }
+        guard let name = OutputFile.formatName(ofFileName: fileName), let format = Self(name: name) else { return nil }
+        self = format
     }
 
     /// Bytes for a program, not text: never for a terminal, only to a file (`-o`).
