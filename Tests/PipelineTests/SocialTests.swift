@@ -112,6 +112,21 @@ final class SocialTests: XCTestCase {
         XCTAssertEqual(out, "term,type,mention,count\n*,user,@did:plc:nobody,1\n*,user,@zed.example,1\n")
     }
 
+    /// Jetstream's `account` events (an account activated or taken down) are
+    /// notices, though their `account` object looks like a Mastodon status's.
+    func testJetstreamAccountEventsAreNotices() throws {
+        let lines = [
+            #"{"did":"did:plc:gone","time_us":1795910400079251,"kind":"account","account":{"active":false,"did":"did:plc:gone","seq":6070361058,"status":"takendown","time":"2026-11-29T00:00:00.079Z"}}"#,
+            ##"{"did":"did:plc:writer","time_us":1795910400080000,"kind":"commit","commit":{"operation":"create","collection":"app.bsky.feed.post","rkey":"k1","record":{"text":"#Up","createdAt":"2026-11-29T00:00:00Z","facets":[{"index":{"byteStart":0,"byteEnd":3},"features":[{"$type":"app.bsky.richtext.facet#tag","tag":"Up"}]}]}}}"##,
+            #"{"did":"did:plc:new","time_us":1795910400081000,"kind":"account","account":{"active":true,"did":"did:plc:new","seq":6070361059,"time":"2026-11-29T00:00:00.081Z"}}"#,
+        ].joined(separator: "\n") + "\n"
+        let r = try Smashtag.run(["report", "*", "-", "--format", "csv", "--min-count", "1", "--progress=plain"], stdin: Data(lines.utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n*,hashtag,#up,1\n")
+        XCTAssertTrue(r.stderr.contains("1 post (0 twitter, 1 bluesky, 0 mastodon) (2 stream notices skipped)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("bad record"), r.stderr)
+    }
+
     /// One run over tweets and both platforms: a hashtag is one mention everywhere.
     func testOneRunOverThreePlatforms() throws {
         let tweet = ##"{"id_str":"900","text":"#Rust","user":{"screen_name":"tw"},"entities":{"hashtags":[{"text":"Rust"}],"user_mentions":[]}}"##

@@ -308,19 +308,9 @@ extension TweetDecoder {
     /// Decides what an object with keys of another platform is, once all its keys are read.
     func finishSocial(_ f: inout TweetFields) {
         let x = socials[Int(f.social)]
-        if x.hasAccount || x.content != nil && x.uri != nil {
-            // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
-            f.platform = .mastodon
-            if let uri = x.uri, !uri.isEmpty {
-                f.id = PostIdentity.interned(record.string(uri))
-                f.idState = .valid
-            } else {
-                f.idState = .absent
-            }
-            return
-        }
         if let kind = x.eventKind, x.did != nil || x.identityDID != nil {
-            // A Jetstream event: a post or a repost created is a post; an identity names a handle; the rest are notices.
+            // A Jetstream event: a post or a repost created is a post; an identity names a handle; the rest
+            // (an `account` event too, though its `account` object looks like a status's) are notices.
             f.platform = .bluesky
             f.idState = .absent
             if spanEquals(kind, "identity") {
@@ -340,6 +330,17 @@ extension TweetDecoder {
             let uri = "at://" + record.string(did) + "/" + record.string(collection) + "/" + record.string(rkey)
             f.id = PostIdentity.interned(uri)
             f.idState = .valid
+            return
+        }
+        if x.hasAccount || x.content != nil && x.uri != nil {
+            // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
+            f.platform = .mastodon
+            if let uri = x.uri, !uri.isEmpty {
+                f.id = PostIdentity.interned(record.string(uri))
+                f.idState = .valid
+            } else {
+                f.idState = .absent
+            }
             return
         }
         if x.record != nil || x.authorDID != nil {
