@@ -5,6 +5,7 @@
 #   make test-fast               the Swift tests only (the inner loop)
 #   make test-people             the workbook, the page and the table read by real readers
 #   make bench                   throughput against DuckDB (release build)
+#   make bench-jetstream         Bluesky Jetstream lines against DuckDB (make bench runs it too)
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
 #   make bench-scanner           the bit-mask validator prototype against the report's walk
@@ -29,7 +30,7 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-store bench-spark bench-scanner bench-limits clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-jetstream bench-store bench-spark bench-scanner bench-limits clean samples install install-files uninstall
 
 all: build
 
@@ -192,6 +193,24 @@ bench: deps bench-store
 	@.build/release/smashtag-bench run --data $(BENCH_DATA) --runs $(BENCH_RUNS) \
 	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \
 	  --peer Benchmarks/duckdb_report.py
+	@$(MAKE) --no-print-directory bench-jetstream
+
+# SPEC §16: BENCH_MB of generated Bluesky Jetstream lines, `report '*'
+# --kinds hashtag` against DuckDB's read_json of the same report
+# (Benchmarks/duckdb_jetstream.py: facets and record.tags unnested, reposts
+# joined to their subjects), rows compared.
+JETSTREAM_DATA ?= .build/bench-jetstream
+bench-jetstream: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag-bench >&2
+	@$(BENCH_VENV)/bin/python -c 'import duckdb' 2>/dev/null || { \
+	  echo "creating $(BENCH_VENV) with duckdb from PyPI" >&2; \
+	  python3 -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install -q duckdb >&2; }
+	@{ grep -qx 'mb=$(BENCH_MB)' $(JETSTREAM_DATA)/DONE && grep -qx 'format=1' $(JETSTREAM_DATA)/DONE; } 2>/dev/null || \
+	  .build/release/smashtag-bench generate-jetstream --out $(JETSTREAM_DATA) --mb $(BENCH_MB) >&2
+	@.build/release/smashtag-bench run-jetstream --data $(JETSTREAM_DATA) --runs $(BENCH_RUNS) \
+	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \
+	  --peer Benchmarks/duckdb_jetstream.py
 
 # The Spark job in $(SPARK_MASTER) against `smashtag report` alone on the bench
 # data (`make bench` generates it; BENCH_DATA=... points elsewhere): wall

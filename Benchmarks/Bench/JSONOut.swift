@@ -54,6 +54,25 @@ struct JSONOut {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// A string value as Go's encoder writes it (Jetstream): UTF-8 as is,
+    /// `/` unescaped, `<`, `>` and `&` as \u escapes.
+    mutating func utf8Str(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for u in s.unicodeScalars {
+            let v = u.value
+            switch v {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0x3C, 0x3E, 0x26, 0..<0x20: hex4(v)
+            default: UTF8.encode(u) { bytes.append($0) }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// A string value from decimal digits (id_str and the like).
     mutating func strInt<T: BinaryInteger>(_ v: T) {
         bytes.append(UInt8(ascii: "\""))

@@ -26,6 +26,13 @@ enum Tool: String {
     case allKinds = "smashtag '*' (every kind)", domain = "smashtag domain:nytimes.com"
     /// SPEC §15: `posts '*'`, timed beside `report '*'`.
     case postsAll = "smashtag posts '*'"
+    /// SPEC §16 (`run-jetstream`): every hashtag of Jetstream lines, against
+    /// DuckDB's `read_json` of the same report; `'*'` with users (printed by
+    /// handle) beside it.
+    case bluesky = "smashtag '*' --kinds hashtag", duckdbBluesky = "duckdb (facets and record.tags)"
+    case blueskyUsers = "smashtag '*' (hashtags and users)"
+
+    var isPeer: Bool { self == .duckdb || self == .duckdbBluesky }
 }
 
 struct Config {
@@ -43,6 +50,9 @@ struct Config {
         case .allKinds: return "all-kinds-j\(jobs)"
         case .domain: return "domain-j\(jobs)"
         case .postsAll: return "posts-all-j\(jobs)"
+        case .bluesky: return "bluesky-j\(jobs)"
+        case .duckdbBluesky: return "duckdb-bluesky-t\(jobs)"
+        case .blueskyUsers: return "bluesky-users-j\(jobs)"
         }
     }
 }
@@ -111,6 +121,11 @@ func argv(_ c: Config, _ input: Input, _ o: RunOptions) -> [String] {
                 "--quiet", "--jobs", "\(c.jobs)"]
     case .postsAll:
         return [o.smashtag, "posts", "*", input.path, "--format", "csv", "--min-count", "1", "--quiet", "--jobs", "\(c.jobs)"]
+    case .bluesky, .blueskyUsers:
+        return [o.smashtag, "report", "*", input.path] + (c.tool == .bluesky ? ["--kinds", "hashtag"] : [])
+            + ["--format", "csv", "--min-count", "1", "--quiet", "--jobs", "\(c.jobs)"]
+    case .duckdbBluesky:
+        return [o.python, o.peer, "--threads", "\(c.jobs)", "--min-count", "1", input.path]
     }
 }
 
@@ -129,7 +144,7 @@ func runOnce(_ m: inout Measured, _ o: RunOptions, outDir: String, warmup: Bool)
     prefetch(m.input.path)
     let stats = outDir + "/\(m.input.slug)-\(m.config.slug).stats.json"
     var args = argv(m.config, m.input, o)
-    if m.config.tool != .duckdb { args += ["--stats", stats] }
+    if !m.config.tool.isPeer { args += ["--stats", stats] }
     let r = spawnMeasured(args, stdout: out, stderr: err)
     guard r.exitStatus == 0 else {
         let msg = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""

@@ -3,6 +3,9 @@
 //   smashtag-bench generate --out DIR [--mb 500] [--seed N]
 //   smashtag-bench run --data DIR [--runs 3] [--term '#tag'] [--smashtag PATH]
 //                      [--python PATH] [--peer PATH]
+//   smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
+//   smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH]
+//                      [--python PATH] [--peer PATH]
 //
 // `--allow-debug` lets a debug build run anyway (its numbers mean nothing).
 
@@ -11,6 +14,8 @@ import Foundation
 let usage = """
     usage: smashtag-bench generate --out DIR [--mb 500] [--seed N]
            smashtag-bench run --data DIR [--runs 3] [--term '#tag'] [--smashtag PATH] [--python PATH] [--peer PATH]
+           smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
+           smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH] [--python PATH] [--peer PATH]
     """
 
 var args = Array(CommandLine.arguments.dropFirst())
@@ -45,7 +50,12 @@ case "generate":
     for k in o.keys where !["out", "mb", "seed"].contains(k) { fail("unknown option --\(k)\n\(usage)") }
     guard let out = o["out"] else { fail("generate needs --out DIR\n\(usage)") }
     generate(out: out, mb: intOption(o, "mb", 500), seed: UInt64(intOption(o, "seed", 20_261_129)))
-case "run":
+case "generate-jetstream":
+    let o = options(Array(args.dropFirst()))
+    for k in o.keys where !["out", "mb", "seed"].contains(k) { fail("unknown option --\(k)\n\(usage)") }
+    guard let out = o["out"] else { fail("generate-jetstream needs --out DIR\n\(usage)") }
+    generateJetstream(out: out, mb: intOption(o, "mb", 500), seed: UInt64(intOption(o, "seed", 20_261_204)))
+case "run", "run-jetstream":
     let o = options(Array(args.dropFirst()))
     for k in o.keys where !["data", "runs", "term", "smashtag", "python", "peer"].contains(k) {
         fail("unknown option --\(k)\n\(usage)")
@@ -56,8 +66,15 @@ case "run":
     r.term = o["term"] ?? r.term
     r.smashtag = o["smashtag"] ?? r.smashtag
     r.python = o["python"] ?? r.python
-    r.peer = o["peer"] ?? r.peer
-    run(r)
+    if args.first == "run-jetstream" {
+        if o["term"] != nil { fail("run-jetstream times '*' (every hashtag): it takes no --term") }
+        r.data = o["data"] ?? ".build/bench-jetstream"
+        r.peer = o["peer"] ?? "Benchmarks/duckdb_jetstream.py"
+        runJetstream(r)
+    } else {
+        r.peer = o["peer"] ?? r.peer
+        run(r)
+    }
 case "-h", "--help":
     print(usage)
 default:

@@ -20,8 +20,34 @@ public enum PostIdentity {
     public static let internedBase: UInt64 = 1 << 63
 
     private struct Table {
-        var numbers: [String: UInt64] = [:]
+        var numbers: [Written: UInt64] = [:]
         var texts: [String] = []
+    }
+
+    /// An identity's string keyed by a hash of its bytes worked out before
+    /// the lock (`hashValue` feeds SipHash 8 bytes, not the whole URI).
+    private struct Written: Hashable {
+        let text: String
+        let hash: UInt64
+        static func == (a: Written, b: Written) -> Bool { a.hash == b.hash && a.text == b.text }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
+    /// A 64-bit hash of bytes, eight at a time (FNV-style mixing of words).
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var i = 0
+        while i + 8 <= bytes.count {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+            h ^= h >> 29
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+        h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+        return h ^ (h >> 32)
     }
     private static let table = Mutex(Table())
 
@@ -33,14 +59,30 @@ public enum PostIdentity {
 
     /// The number of an identity written as a string (a URI, or a tweet id's decimal digits).
     public static func interned(_ text: String) -> UInt64 {
+        var text = text
+        let h = text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
+        return interned(Written(text: text, hash: h))
+    }
+
+    /// The number of an identity given as its UTF-8 bytes (a URI a decoder
+    /// put together in a buffer of its own): the string is made only the
+    /// first time.
+    public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
+        interned(Written(text: String(decoding: bytes, as: UTF8.self), hash: hash(bytes)))
+    }
+
+    private static func interned(_ key: Written) -> UInt64 {
         table.withLock { t in
-            if let n = t.numbers[text] { return n }
-            let n = internedBase + UInt64(t.texts.count)
-            t.texts.append(text)
-            t.numbers[text] = n
+            let next = internedBase + UInt64(t.texts.count)
+            // One look-up: the entry is made with `next` when the key is new.
+            let n = Self.take(&t.numbers[key, default: next])
+            if n == next { t.texts.append(key.text) }
             return n
         }
     }
+
+    @inline(__always)
+    private static func take(_ value: inout UInt64) -> UInt64 { value }
 
     /// The identity number `n` stands for, as written out: a tweet's decimal id, or the string.
     public static func text(of n: UInt64) -> String {

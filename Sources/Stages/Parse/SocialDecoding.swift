@@ -327,8 +327,7 @@ extension TweetDecoder {
                 return
             }
             guard let did = x.did, !did.isEmpty, let rkey = x.rkey, !rkey.isEmpty, x.record != nil else { return }
-            let uri = "at://" + record.string(did) + "/" + record.string(collection) + "/" + record.string(rkey)
-            f.id = PostIdentity.interned(uri)
+            f.id = atURI(did: did, collection: collection, rkey: rkey)
             f.idState = .valid
             return
         }
@@ -360,6 +359,23 @@ extension TweetDecoder {
             }
         }
         // Other objects with such keys (a page's `posts`, a feed item) are containers or tweets as they were.
+    }
+
+    /// The identity of `at://DID/COLLECTION/RKEY`, put together as bytes
+    /// (a string only the first time the URI is met).
+    private func atURI(did: ByteSpan, collection: ByteSpan, rkey: ByteSpan) -> UInt64 {
+        uriBytes.removeAll(keepingCapacity: true)
+        func append(_ span: ByteSpan) {
+            let raw = UnsafeBufferPointer(start: base + span.start, count: span.end - span.start)
+            if span.escaped { uriBytes.append(contentsOf: JSONText.unescape(raw)) } else { uriBytes.append(contentsOf: raw) }
+        }
+        uriBytes.append(contentsOf: "at://".utf8)
+        append(did)
+        uriBytes.append(UInt8(ascii: "/"))
+        append(collection)
+        uriBytes.append(UInt8(ascii: "/"))
+        append(rkey)
+        return uriBytes.withUnsafeBytes { PostIdentity.interned(bytes: $0) }
     }
 
     /// Microseconds of a `time_us` span.
@@ -452,6 +468,14 @@ extension TweetDecoder {
         let start = record.spanCount
         for i in tags {
             let span = record.spans[i]
+            if !span.escaped, span.end > span.start {
+                // Most tags begin and end with an ASCII byte that is neither white space nor `#`: kept as written.
+                let first = base[span.start], last = base[span.end - 1]
+                if first < 0x80, last < 0x80, first != UInt8(ascii: "#"), !Self.isASCIISpace(first), !Self.isASCIISpace(last) {
+                    record.appendSpan(span)
+                    continue
+                }
+            }
             let raw = record.string(span)
             var t = Substring(raw)
             while let c = t.first, c.isWhitespace { t.removeFirst() }
@@ -473,15 +497,36 @@ extension TweetDecoder {
     /// Tells the handle book how the text spells each mentioned DID at its facet's bytes.
     private func spellHandles(_ r: SocialRecord, text: ByteSpan) {
         guard !r.mentions.isEmpty else { return }
-        let bytes: [UInt8] = text.escaped ? JSONText.unescape(UnsafeBufferPointer(start: base + text.start, count: text.end - text.start))
-            : Array(UnsafeBufferPointer(start: base + text.start, count: text.end - text.start))
+        let raw = UnsafeBufferPointer(start: base + text.start, count: text.end - text.start)
+        if text.escaped {
+            JSONText.unescape(raw).withUnsafeBufferPointer { spellHandles(r, in: $0) }
+        } else {
+            spellHandles(r, in: raw)
+        }
+    }
+
+    private func spellHandles(_ r: SocialRecord, in bytes: UnsafeBufferPointer<UInt8>) {
         for (k, i) in r.mentions.enumerated() {
             let (a, b) = facetRanges[r.mentionRanges.lowerBound + k]
             guard a >= 0, b > a, b <= bytes.count else { continue }
-            var spelled = String(decoding: bytes[a..<b], as: UTF8.self)
-            if spelled.hasPrefix("@") { spelled.removeFirst() }
-            guard !spelled.isEmpty, !spelled.contains(where: { $0.isWhitespace }) else { continue }
+            let range = UnsafeBufferPointer(rebasing: bytes[a..<b])
+            let spelled: String
+            if range.allSatisfy({ $0 < 0x80 }) {
+                // ASCII (nearly every handle): white space is a byte.
+                let name = UnsafeBufferPointer(rebasing: range.first == UInt8(ascii: "@") ? range.dropFirst() : range[...])
+                guard !name.isEmpty, !name.contains(where: Self.isASCIISpace) else { continue }
+                spelled = String(decoding: name, as: UTF8.self)
+            } else {
+                var s = String(decoding: range, as: UTF8.self)
+                if s.hasPrefix("@") { s.removeFirst() }
+                guard !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else { continue }
+                spelled = s
+            }
             HandleBook.shared.spelled(did: record.string(record.spans[i]), handle: spelled)
         }
     }
+
+    /// White space among ASCII bytes (what `Character.isWhitespace` says of them).
+    @inline(__always)
+    static func isASCIISpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
 }
