@@ -18,6 +18,30 @@ final class RegistrableDomainTests: XCTestCase {
         XCTAssertEqual(psl.source, RegistrableDomain.systemListFile)
     }
 
+    /// The compiled list read at start answers as the text it was made from,
+    /// for hosts under every rule of the text (a name under it, two names
+    /// under it, the rule's own name; wildcards and exceptions alike).
+    func testTheCompiledListAnswersAsTheText() throws {
+        let text = RegistrableDomain(listFile: RegistrableDomain.systemListText)
+        XCTAssertEqual(text.source, RegistrableDomain.systemListText)
+        let lines = try String(contentsOfFile: RegistrableDomain.systemListText, encoding: .utf8).split(separator: "\n")
+        var hosts = 0, differ: [String] = []
+        for line in lines {
+            let rule = line.trimmingCharacters(in: .whitespaces)
+            if rule.isEmpty || rule.hasPrefix("//") { continue }
+            var name = rule
+            if name.hasPrefix("!") { name.removeFirst() }
+            if name.hasPrefix("*.") { name.removeFirst(2) }
+            for host in [name, "a." + name, "b.a." + name, "x.y.z." + name] {
+                hosts += 1
+                let (compiled, plain) = (psl.domain(ofHost: host), text.domain(ofHost: host))
+                if compiled != plain { differ.append("\(host): \(compiled) / \(plain)") }
+            }
+        }
+        XCTAssertGreaterThan(hosts, 30_000)
+        XCTAssertEqual(differ, [], "\(differ.count) hosts differ")
+    }
+
     func testICANNRules() {
         check("news.bbc.co.uk", "bbc.co.uk")
         check("bbc.co.uk", "bbc.co.uk")
