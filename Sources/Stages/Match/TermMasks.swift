@@ -2,7 +2,7 @@
 /// terms a post's mention ids and author id match, as a bit mask (bit `i`
 /// for term `i`), for any numbering of the mentions — a worker's
 /// `MentionTable` ids (`TermMatcher`, dumps) or the store's mention ids
-/// (`StoredPosts`, `LinkGrouper`, ingest's tracked terms).
+/// (`StoredPosts`, ingest's tracked terms).
 ///
 /// The terms' keys get a mask each by their id: while the ids are small (a
 /// worker interns the terms' keys first) an array indexed by id, so

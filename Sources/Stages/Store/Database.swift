@@ -26,8 +26,6 @@ final class Database {
     let path: String
     private(set) var handle: OpaquePointer?
     private var statements: [String: Statement] = [:]
-    /// Where `each_pair` and `each_link` hand their rows (see `eachPair`).
-    private let pairs = PairSink()
     /// The rows `link_blob` gathers (see `linkBlobFunction`).
     private let blobs = LinkBlobBuilder()
 
@@ -58,14 +56,6 @@ final class Database {
         }
         try check(sqlite3_extended_result_codes(handle, 1), "open the store")
         try check(sqlite3_busy_timeout(handle, Int32(min(max(0, busyTimeout), 86_400) * 1000)), "open the store")
-        try check(sqlite3_create_function_v2(handle, Database.eachPairFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                             Unmanaged.passUnretained(pairs).toOpaque(), nil,
-                                             eachPairStep, eachPairFinal, nil),
-                  "open the store")
-        try check(sqlite3_create_function_v2(handle, Database.eachLinkFunction, 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                                             Unmanaged.passUnretained(pairs).toOpaque(), nil,
-                                             eachLinkStep, eachPairFinal, nil),
-                  "open the store")
         try check(sqlite3_create_function_v2(handle, Database.linkBlobFunction, 3, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                              Unmanaged.passUnretained(blobs).toOpaque(), nil,
                                              linkBlobStep, linkBlobFinal, nil),
@@ -228,36 +218,7 @@ final class Database {
         if let handle, sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
-    // MARK: Rows without a step each
-
-    /// The aggregate SQL function through which `eachPair` reads rows.
-    static let eachPairFunction = "each_pair"
-
-    /// A receiver of `eachPair`'s rows: a C function and what it is called on
-    /// (no closure context to retain and release per row).
-    typealias PairReceiver = @convention(c) (_ context: UnsafeMutableRawPointer, _ a: Int64, _ b: Int64) -> Void
-
-    /// Calls `receive(context, a, b)` with the two integers of every row
-    /// `sql` aggregates with `each_pair(a, b)`, in the order SQLite visits
-    /// them, as in `SELECT each_pair(a, b) FROM t` (the links of tweets go through `each_link`).
-    ///
-    /// The rows never leave SQLite's loop: no `sqlite3_step` and no column
-    /// calls per row. `receive` must not use this connection.
-    func eachPair(_ sql: String, _ bindings: [Int64], context: UnsafeMutableRawPointer,
-                  _ receive: PairReceiver) throws(StoreError) {
-        let s = try statement(sql)
-        for (i, v) in bindings.enumerated() { try s.bind(Int32(i + 1), v) }
-        pairs.context = context
-        pairs.receive = receive
-        defer { pairs.receive = nil; pairs.context = nil }
-        try s.run(action: "read the store")
-    }
-
-    /// The aggregate SQL function that hands the mentions of each row's
-    /// links blob (`Links`) to the running `eachPair`, one call per mention,
-    /// as in `SELECT each_link(id, links) FROM tweet WHERE id >= ?1`; a row
-    /// without links hands none.
-    static let eachLinkFunction = "each_link"
+    // MARK: The upgrade's SQL function
 
     /// The aggregate SQL function `link_blob(mention, spelling, extra)` that
     /// makes a tweet's links blob (`Links`) from its rows of schema v4 (a
@@ -273,30 +234,6 @@ final class Database {
 
     /// SQLite's version, for `smashtag --version`.
     static var version: String { String(cString: sqlite3_libversion()) }
-}
-
-/// The receiver of `each_pair`'s rows while `Database.eachPair` runs.
-private final class PairSink {
-    var context: UnsafeMutableRawPointer?
-    var receive: Database.PairReceiver?
-}
-
-/// `each_pair(a, b)`: hands each row's two integers to the running `eachPair`.
-private func eachPairStep(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
-    Unmanaged<PairSink>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { sink in
-        guard let values, let receive = sink.receive, let target = sink.context else { return }
-        receive(target, sqlite3_value_int64(values[0]), sqlite3_value_int64(values[1]))
-    }
-}
-
-/// `each_link(tweet, links)`: hands each mention of a row's links to the running `eachPair`.
-private func eachLinkStep(_ context: OpaquePointer?, _ count: Int32, _ values: UnsafeMutablePointer<OpaquePointer?>?) {
-    Unmanaged<PairSink>.fromOpaque(sqlite3_user_data(context))._withUnsafeGuaranteedRef { sink in
-        guard let values, let receive = sink.receive, let target = sink.context,
-              let blob = sqlite3_value_blob(values[1]) else { return }
-        let tweet = sqlite3_value_int64(values[0])
-        Links.mentions(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_value_bytes(values[1])))) { receive(target, tweet, $0) }
-    }
 }
 
 /// The rows of the `link_blob` being computed (one at a time: the upgrade's
@@ -323,9 +260,6 @@ private func linkBlobFinal(_ context: OpaquePointer?) {
         b.bytes.withUnsafeBytes { p in sqlite3_result_blob(context, p.baseAddress, Int32(p.count), csqlite_transient()) }
     }
 }
-
-/// `each_pair`'s result: NULL (its rows went to `eachPair`).
-private func eachPairFinal(_ context: OpaquePointer?) {}
 
 /// A prepared statement of a `Database`, reused across executions.
 ///

@@ -92,10 +92,9 @@ struct CountedMentions {
 
     /// `set` without the mentions of other kinds (`set` itself when every kind counts).
     @inline(__always)
-    func filter(_ set: [Int64], into out: inout [Int64]) -> [Int64] {
-        guard ids != nil else { return set }
+    func filter(_ set: UnsafeBufferPointer<Int64>, into out: inout [Int64]) -> [Int64] {
         out.removeAll(keepingCapacity: true)
-        for m in set where counts(m) { out.append(m) }
+        if ids == nil { out.append(contentsOf: set) } else { for m in set where counts(m) { out.append(m) } }
         return out
     }
 }

@@ -75,12 +75,10 @@ extension Store {
         for term in terms {
             targets.append(try storedTerm(term))
         }
-        var setup = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
+        let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
         let total = try tweetCount
         let parts = parallel && total >= parallelScanThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
-        // `*` matches every tweet: the parts leave its tweet count to `total`.
-        setup.countsAll = parts <= 1
-        let scan = setup
+        // `*` matches every tweet: split parts' counts of it are replaced by `total` below.
         var counts: [TermScan.Counts]
         if parts <= 1 {
             counts = try scan.run(db)

@@ -1,14 +1,11 @@
 /// The one stored-post cursor: a pass over the store's posts in id order,
 /// each with its mention set (its row's links, `Links`) and, as asked, its
 /// author, creation time, kind, language, text and written spellings. Every
-/// store scan that looks at posts one by one walks it — the pairs
-/// (`PairScan`), a report with filters, columns or `--by`
-/// (`Store.scan`), a word term's report (`TermScan`) — and matches a post
-/// against the terms in one place (`mask`, through `StoredTerms`).
-///
-/// (A report of `#tag`, `@name`, `from:` and `*` terms alone reads no post
-/// whole: SQLite hands `LinkGrouper` the links one by one, the store's
-/// fastest path.)
+/// store scan walks it — the pairs (`PairScan`), a report with filters,
+/// columns or `--by` (`Store.scan`), a report of any terms (`TermScan`),
+/// trend and posts — and matches a post against the terms in one place
+/// (`mask`, through `StoredTerms`). Only the columns asked are selected (a
+/// report of `#tag` and `@name` terms reads ids and links alone).
 ///
 /// - Complexity: one pass over the rows read; memory O(a post's links).
 struct StoredPosts {
@@ -31,19 +28,29 @@ struct StoredPosts {
     private let upper: Int64
     /// The post's id.
     private(set) var id: Int64 = 0
-    /// Its distinct mention ids, in the links' order (sorted by id).
-    private(set) var mentions: [Int64] = []
+    /// Its distinct mention ids, in the links' order (sorted by id); valid until the next `next()`.
+    var mentions: UnsafeBufferPointer<Int64> { buffer.elements }
+    private let buffer = MentionBuffer()
     /// Every link with its spelling and whether it repeats a mention (`.spellings` only).
     private(set) var written: [(mention: Int64, spelling: Links.Spelling, again: Bool)] = []
+
+    /// Where each asked column is in the row (-1: not read).
+    private let at: (author: Int32, time: Int32, kind: Int32, lang: Int32, text: Int32, retweetOf: Int32, quoteOf: Int32, replyTo: Int32)
 
     /// A cursor over the posts with ids in `range` (all when nil).
     init(_ db: Database, columns: Columns, range: ClosedRange<Int64>? = nil) throws(StoreError) {
         self.columns = columns
-        func column(_ c: Columns, _ name: String) -> String { columns.contains(c) ? name : "NULL" }
-        rows = try db.statement("SELECT id, links, \(column(.author, "author")), \(column(.time, "created_at")), "
-                                + "\(column(.kind, "retweet")), \(column(.lang, "lang")), \(column(.text, "text")), "
-                                + "\(column(.references, "retweet_of")), \(column(.references, "quote_of")), "
-                                + "\(column(.references, "reply_to")) FROM tweet WHERE id >= ?1")
+        // Only the asked columns are selected: SQLite's loop pays for each result column of every row.
+        var names = ["id", "links"]
+        func column(_ c: Columns, _ name: String) -> Int32 {
+            guard columns.contains(c) else { return -1 }
+            names.append(name)
+            return Int32(names.count - 1)
+        }
+        at = (column(.author, "author"), column(.time, "created_at"), column(.kind, "retweet"), column(.lang, "lang"),
+              column(.text, "text"), column(.references, "retweet_of"), column(.references, "quote_of"),
+              column(.references, "reply_to"))
+        rows = try db.statement("SELECT " + names.joined(separator: ", ") + " FROM tweet WHERE id >= ?1")
         // Scans start at the lower bound and stop past the upper one here, which costs SQLite no compare per row.
         try rows.bind(1, range?.lowerBound ?? Int64.min)
         upper = range?.upperBound ?? Int64.max
@@ -54,7 +61,7 @@ struct StoredPosts {
         guard try rows.step() else { rows.done(); return false }
         id = rows.int64(0)
         guard id <= upper else { rows.done(); return false }
-        mentions.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         guard let blob = rows.blob(1) else {
             written.removeAll(keepingCapacity: true)
             return true
@@ -62,11 +69,11 @@ struct StoredPosts {
         if columns.contains(.spellings) {
             written.removeAll(keepingCapacity: true)
             Links.entries(blob) { m, spelling, again in
-                if !again { mentions.append(m) }
+                if !again { buffer.append(m) }
                 written.append((m, spelling, again))
             }
         } else {
-            Links.mentions(blob) { mentions.append($0) }
+            Links.mentions(blob) { buffer.append($0) }
         }
         return true
     }
@@ -75,19 +82,19 @@ struct StoredPosts {
     func done() { rows.done() }
 
     /// The author's mention id, when known (`.author`).
-    var author: Int64? { rows.optionalInt64(2) }
+    var author: Int64? { at.author < 0 ? nil : rows.optionalInt64(at.author) }
     /// Seconds since 1970 UTC, when known (`.time`).
-    var time: Int64? { rows.optionalInt64(3) }
+    var time: Int64? { at.time < 0 ? nil : rows.optionalInt64(at.time) }
     /// 0 original, 1 retweet, nil when ingested before schema version 4 (`.kind`).
-    var kind: Int64? { rows.optionalInt64(4) }
+    var kind: Int64? { at.kind < 0 ? nil : rows.optionalInt64(at.kind) }
     /// Its `lang` (`.lang`).
-    var lang: String? { rows.text(5) }
+    var lang: String? { at.lang < 0 ? nil : rows.text(at.lang) }
     /// Its full text, when the store keeps texts (`.text`).
-    var text: String? { rows.text(6) }
+    var text: String? { at.text < 0 ? nil : rows.text(at.text) }
     /// The posts it retweets, quotes and replies to, when it does (`.references`): their ids' 64 bits.
-    var retweetOf: Int64? { rows.optionalInt64(7) }
-    var quoteOf: Int64? { rows.optionalInt64(8) }
-    var replyTo: Int64? { rows.optionalInt64(9) }
+    var retweetOf: Int64? { at.retweetOf < 0 ? nil : rows.optionalInt64(at.retweetOf) }
+    var quoteOf: Int64? { at.quoteOf < 0 ? nil : rows.optionalInt64(at.quoteOf) }
+    var replyTo: Int64? { at.replyTo < 0 ? nil : rows.optionalInt64(at.replyTo) }
 
     /// The terms the post matches (SPEC §2), its text prepared for word
     /// terms once per post, when a term first asks.

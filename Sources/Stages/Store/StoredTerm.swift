@@ -20,7 +20,7 @@ struct StoredTerm {
 /// all at once, as a bit mask: mention and author terms through the one
 /// matcher, `TermMasks`, by the store's mention ids; word terms on the post's
 /// text, prepared once per post and only when a word term asks. Every store
-/// scan (`StoredPosts`, `LinkGrouper`) and ingest's tracked terms match
+/// scan (`StoredPosts`) and ingest's tracked terms match
 /// through it.
 struct StoredTerms {
     let targets: [StoredTerm]
