@@ -31,7 +31,7 @@ final class MatchTests: XCTestCase {
 
     func testAggregatorDedupsAndOrders() {
         let agg = Aggregator(terms: [Term(kind: .all, key: "*")])
-        var part = KeyedPartBuilder<String>(fields: PostFields())
+        var part = PartBuilder<KeyedNumbering<String>>(fields: PostFields())
         for (id, mentions) in [(1, ["#b", "#a", "@z", "#b"]), (2, ["#b", "#a"]), (1, ["#c"]), (3, ["#é", "#e"])] {
             part.append(id: UInt64(id), mask: 1, mentions: mentions, text: { $0 })
         }

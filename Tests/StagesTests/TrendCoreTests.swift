@@ -163,7 +163,7 @@ final class TrendCoreTests: XCTestCase {
 
     /// A part of posts (id, time, author, hashtags as written), every one matching term 0.
     static func part(_ posts: [(id: UInt64, time: Int64, author: String?, tags: [String])]) -> PostPart {
-        var b = KeyedPartBuilder<String>(fields: TrendAggregator.fields(kinds: .standard))
+        var b = PartBuilder<KeyedNumbering<String>>(fields: TrendAggregator.fields(kinds: .standard))
         for p in posts {
             let keys = p.tags.map { "#" + $0.lowercased() }
             b.append(id: p.id, mask: 1, mentions: keys, text: { $0 }, author: p.author.map { "@" + $0 },

@@ -283,7 +283,7 @@ public final class ExtractReader: RecordHandler {
     private var current: (term: Int, id: UInt64)?
     private var mentions: [String] = []
     /// The tweets read, as parts for the aggregator (the one part type every path carries).
-    private var builder: KeyedPartBuilder<String>
+    private var builder: PartBuilder<KeyedNumbering<String>>
     /// Tweets a part holds before it goes to the aggregator.
     private static let partSize = 1 << 16
     /// With `pairs`: the tweets over `--max-pair-mentions`, each once, the first few with their place.
@@ -331,7 +331,7 @@ public final class ExtractReader: RecordHandler {
         window = (since, until)
         var fields = pairs ? PostFields() : facts
         fields.times = !pairs && (buckets != nil || makeSink != nil)
-        builder = KeyedPartBuilder(fields: fields)
+        builder = PartBuilder<KeyedNumbering<String>>(fields: fields)
         overLimit = OverLimitTweets(limit: maxPairMentions)
     }
 

@@ -47,8 +47,8 @@ public struct PostFields: Sendable, Equatable {
 /// of a scan, in input order, with their mentions and what the run's
 /// `PostFields` ask of them. A report's consumer (`MatchCollector`) fills
 /// one with the matching posts and the terms each matched, the store's
-/// (`StoreCollector`) with every post; both through one `PartBuilder`. A
-/// store scan or `aggregate` fills one through a `KeyedPartBuilder`. The
+/// (`StoreCollector`) with every post, a store scan or `aggregate` its
+/// keyed posts: all through the one `PartBuilder`. The
 /// ordered merge hands each to the one sink on the calling thread: the
 /// `Aggregator`, the `PairAggregator`, an `ExtractWriter`, the store's writer.
 ///

@@ -5,7 +5,7 @@
 final class MatchCollector: TweetConsumer {
     private let matcher: TermMatcher
     let screen: MentionScreen?
-    private let builder: PartBuilder
+    private var builder: PartBuilder<TableNumbering>
 
     /// - Parameters:
     ///   - facts: what each matching tweet carries besides its mentions (SPEC §12.3's columns).

@@ -7,7 +7,7 @@
 /// report from the store equals a report from the dumps. A piece leaves
 /// every `chunkSize` tweets, so a big file streams into the store.
 final class StoreCollector: TweetConsumer {
-    private let builder: PartBuilder
+    private var builder: PartBuilder<TableNumbering>
     private let chunkSize: Int
 
     init(table: MentionTable, keepText: Bool, chunkSize: Int) {

@@ -89,7 +89,7 @@ extension Store {
         var result = FilteredReports(reports: [])
         var fields = facts
         fields.times = bucketed
-        var chunk = KeyedPartBuilder<Int64>(fields: fields)
+        var chunk = PartBuilder<KeyedNumbering<Int64>>(fields: fields)
         var columns: StoredPosts.Columns = [.author, .time, .kind, .lang, .spellings]
         if text { columns.insert(.text) }
         var posts = try StoredPosts(db, columns: columns)
