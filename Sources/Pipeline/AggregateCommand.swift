@@ -256,6 +256,7 @@ struct AggregateCommand: Command {
             input.read(unit, handler: reader)
             reader.finishTweet()
         }
+        reader.finishReposts()
         if let code = setup.stopped() { return code }
         defer { interrupts.cancel() }
         if pairs { return writePairs(reader, ledger: ledger, console: console, interrupts: interrupts) }

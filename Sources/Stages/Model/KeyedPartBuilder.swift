@@ -48,11 +48,13 @@ struct KeyedPartBuilder<Key: Hashable> {
     ///     carry is left out.
     ///   - unknown: its kind and spellings are unknown (a tweet stored before schema version 4).
     ///   - time: its creation time when `fields.times` (nil: unknown).
+    ///   - retweetOf: the post it retweets, when `fields.references` (SPEC §15).
     /// - Returns: how many distinct mentions it carries.
     @discardableResult
     mutating func append<Mentions: Sequence>(id: UInt64, mask: UInt64, mentions: Mentions, text: (Key) -> String?,
                                              retweet: Bool = false, author: Key? = nil, unknown: Bool = false,
-                                             spellings: [(mention: Key, spelling: String)] = [], time: Int64? = nil) -> Int
+                                             spellings: [(mention: Key, spelling: String)] = [], time: Int64? = nil,
+                                             retweetOf: UInt64? = nil) -> Int
     where Mentions.Element == Key {
         part.tweetIDs.append(id)
         part.termMasks.append(mask)
@@ -63,6 +65,12 @@ struct KeyedPartBuilder<Key: Hashable> {
         part.mentionEnds.append(Int32(part.mentions.count))
         if fields.times { part.times.append(time ?? PostPart.unknownTime) }
         if fields.kinds { part.retweets.append(retweet) }
+        if fields.references {
+            // SPEC §15: a retweet names only what it retweets (a resolved Bluesky repost, `RepostJoin`).
+            part.retweetOf.append(retweetOf ?? PostPart.noPost)
+            part.quoteOf.append(PostPart.noPost)
+            part.replyTo.append(PostPart.noPost)
+        }
         if fields.authors { part.authors.append(author.flatMap { index($0, text) } ?? -1) }
         if fields.spellings {
             written.removeAll()

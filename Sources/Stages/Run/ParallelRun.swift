@@ -54,6 +54,9 @@ public struct ParallelRun {
         let parallel = sink as? ParallelPartSink
         parallel?.begin(workers: jobs)
         let workers = WorkerNumbers()
+        // SPEC §16: Bluesky reposts are matched once every subject has been read,
+        // unless the sink carries them on (extract lines).
+        let join = sink is RepostCarryingSink ? nil : RepostJoin()
         engine.run(units, control: control, ledger: ledger, consumer: { table in
             let collector = MatchCollector(terms: terms, table: table, facts: facts, times: times)
             if let parallel {
@@ -62,7 +65,17 @@ public struct ParallelRun {
             }
             return collector
         }) { piece in
+            if let join, !piece.part.joins.isEmpty { join.add(piece.part.joins) }
             sink.add(piece.part)
+        }
+        if let join, !join.isEmpty {
+            var fields = facts
+            fields.times = times
+            let part = join.resolved(terms: terms, fields: fields, counted: facts.mentionKinds)
+            if part.count > 0 {
+                parallel?.prepare(part, worker: 0)
+                sink.add(part)
+            }
         }
         return ledger
     }

@@ -62,7 +62,7 @@ final class PartBuilder {
     private func appendReferences(of tweet: DecodedTweet) {
         let r = tweet.references
         if r.retweeted != nil || tweet.markedRetweet == true {
-            part.retweetOf.append(r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+            part.retweetOf.append(tweet.retweetedIdentity ?? r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
             part.quoteOf.append(PostPart.noPost)
             part.replyTo.append(PostPart.noPost)
         } else {
@@ -80,21 +80,23 @@ final class PartBuilder {
             guard let a = name, let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) else { return -1 }
             return keys.local(id, table: table, into: &part.keys)
         }
-        func add(_ id: UInt64, own: Bool, author: Int32, time: Int64?, text: ByteSpan?) {
-            part.copies.ids.append(PostIdentity.of(tweetID: id))
+        func add(_ identity: UInt64, own: Bool, author: Int32, time: Int64?, text: ByteSpan?) {
+            part.copies.ids.append(identity)
             part.copies.own.append(own)
             part.copies.authors.append(author)
             part.copies.times.append(time ?? PostPart.unknownTime)
             if fields.texts { part.copies.texts.append(text.map(record.string)) }
         }
-        add(tweet.id, own: true, author: author(record.author(of: tweet)), time: record.createdAt(of: tweet),
+        add(tweet.identity, own: true, author: author(record.author(of: tweet)), time: record.createdAt(of: tweet),
             text: fields.texts ? record.fullText(of: tweet) : nil)
         let r = tweet.references
         for c in [r.retweetedCopy, r.quotedCopy, r.repliedCopy] {
             guard let c else { continue }
             let a = author(record.name(c.author)), t = record.time(c.createdAt), text = fields.texts ? c.text : nil
             // A copy that says nothing of its post adds nothing.
-            if a >= 0 || t != nil || text != nil { add(c.id, own: false, author: a, time: t, text: text) }
+            if a >= 0 || t != nil || text != nil {
+                add(c.isIdentity ? c.id : PostIdentity.of(tweetID: c.id), own: false, author: a, time: t, text: text)
+            }
         }
     }
 
@@ -136,6 +138,11 @@ final class PartBuilder {
         }
         part.spellingEnds.append(Int32(part.spellingMentions.count))
     }
+
+    /// SPEC §16: what a Bluesky post says a repost of it carries, and a
+    /// repost waiting for its subject (`RepostJoins`).
+    func add(subject: RepostJoins.Subject) { part.joins.add(subject) }
+    func add(repost: RepostJoins.Repost) { part.joins.add(repost) }
 
     /// The part built since the last call, its keys numbered by the worker's table; starts a fresh one.
     func finish() -> PostPart {
