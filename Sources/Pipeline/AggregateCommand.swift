@@ -315,6 +315,7 @@ extension AggregateCommand {
         let input = InputReader()
         input.policy.maxRecordsWithoutTweet = nil
         for unit in setup.plan.units where !setup.control.isStopped { input.read(unit, handler: reader) }
+        reader.finishReposts()
         if let code = setup.stopped() { return code }
         defer { setup.interrupts.cancel() }
         guard let aggregator = reader.aggregator else {

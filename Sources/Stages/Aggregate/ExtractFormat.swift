@@ -153,6 +153,106 @@ public enum ExtractFormat {
     }
 }
 
+/// SPEC §16's `J`, `X` and `R` lines (`ExtractFormat`, `PostsLines`): what
+/// `aggregate` needs to join the reposts of every input with their subjects.
+public enum RepostLines {
+    /// Appends the lines of `j` to `buffer` (each post's first copy only, by
+    /// `written`); returns how many.
+    static func write(_ j: RepostJoins, into buffer: inout String, written: inout Set<UInt64>) -> Int {
+        var lines = 0
+        for s in j.subjects where written.insert(s.id).inserted {
+            let id = PostIdentity.text(of: s.id)
+            var spelled: [String: [String]] = [:]
+            for (k, sp) in s.spellings { spelled[k, default: []].append(ExtractFormat.escape(sp)) }
+            for k in s.keys {
+                buffer += "J\t\(id)\t\(ExtractFormat.escape(k))"
+                for sp in spelled[k] ?? [] { buffer += "\t" + sp }
+                buffer += "\n"
+                lines += 1
+            }
+            if let text = s.text {
+                buffer += "X\t\(id)\t\(ExtractFormat.escape(text))\n"
+                lines += 1
+            }
+        }
+        for r in j.reposts {
+            let time = r.time == PostPart.unknownTime ? "-" : String(r.time)
+            buffer += "R\t\(PostIdentity.text(of: r.id))\t\(PostIdentity.text(of: r.subject))\t"
+                + "\(r.author.map(ExtractFormat.escape) ?? "-")\t\(r.authorSpelling.map(ExtractFormat.escape) ?? "-")\t\(time)\n"
+            lines += 1
+        }
+        return lines
+    }
+
+    /// Reads `J`, `X` and `R` lines into a `RepostJoin`: each post's first
+    /// copy counts (its lines are consecutive; a later copy's add nothing).
+    final class Reader {
+        private let join = RepostJoin()
+        private var subject: RepostJoins.Subject?
+        private var subjectKnown = false
+
+        /// Call with every line's fields before reading it: a line that is
+        /// not the post's next `J`/`X` line ends the post being read.
+        func lineStarts(_ fields: [Substring]) {
+            guard let s = subject else { return }
+            if (fields.first == "J" || fields.first == "X") && fields.count > 1 && PostIdentity.parse(fields[1]) == s.id { return }
+            close()
+        }
+
+        private func close() {
+            if let s = subject, !subjectKnown { join.add(subject: s) }
+            subject = nil
+        }
+
+        /// Reads a `J`, `X` or `R` line; returns what is wrong with it, if anything.
+        func read(_ fields: [Substring]) -> String? {
+            if fields[0] == "R" {
+                guard fields.count == 6, let id = PostIdentity.parse(fields[1]), let of = PostIdentity.parse(fields[2]),
+                      let author = ExtractFormat.unescape(fields[3]), author == "-" || author.signedKind == .user,
+                      let spelling = ExtractFormat.unescape(fields[4]), fields[5] == "-" || Int64(fields[5]) != nil else {
+                    return "a repost line is R, its id, its subject's id, its author (@name or -), as written, and a time (or -)"
+                }
+                join.add(repost: RepostJoins.Repost(id: id, subject: of, author: author == "-" ? nil : author,
+                                                    authorSpelling: spelling == "-" ? nil : spelling,
+                                                    time: Int64(fields[5]) ?? PostPart.unknownTime))
+                return nil
+            }
+            guard fields.count >= 3, let id = PostIdentity.parse(fields[1]) else {
+                return "a post's line is J or X, a post id and a mention (with its spellings) or a text"
+            }
+            if fields[0] == "X" && fields.count != 3 { return "a text line is X, a post id and a text" }
+            if subject == nil {
+                subjectKnown = join.knows(subject: id)
+                subject = RepostJoins.Subject(id: id, keys: [], spellings: [], text: nil)
+            }
+            if fields[0] == "X" {
+                guard let text = ExtractFormat.unescape(fields[2]) else { return "a text with a bad escape" }
+                subject?.text = text
+                return nil
+            }
+            guard let m = ExtractFormat.unescape(fields[2]), m.signedKind != nil else { return ExtractFormat.unsigned }
+            var spellings: [(key: String, spelling: String)] = []
+            for sp in fields.dropFirst(3) {
+                guard let spelling = ExtractFormat.unescape(sp), spelling.utf8.first == m.utf8.first else {
+                    return "a spelling without its mention's sign"
+                }
+                spellings.append((m, spelling))
+            }
+            subject?.keys.append(m)
+            subject?.spellings += spellings
+            return nil
+        }
+
+        /// After the last line: the reposts that match, as `RepostJoin.resolved` makes them; nil when none.
+        func resolved(terms: [Term], fields: PostFields, counted: MentionKinds, keep: (Int64?) -> Bool = { _ in true }) -> PostPart? {
+            close()
+            guard !join.isEmpty else { return nil }
+            let part = join.resolved(terms: terms, fields: fields, counted: counted, keep: keep)
+            return part.count > 0 ? part : nil
+        }
+    }
+}
+
 /// Writes extractions as extract lines, streaming, in input order.
 public final class ExtractWriter: RepostCarryingSink {
     private let terms: [String]
@@ -215,27 +315,7 @@ public final class ExtractWriter: RepostCarryingSink {
 
     /// SPEC §16: the `J`/`X` lines of the Bluesky posts a repost may name, and the `R` lines of the reposts.
     private func addJoins(_ j: RepostJoins) {
-        for s in j.subjects where subjectsWritten.insert(s.id).inserted {
-            let id = PostIdentity.text(of: s.id)
-            var written: [String: [String]] = [:]
-            for (k, sp) in s.spellings { written[k, default: []].append(ExtractFormat.escape(sp)) }
-            for k in s.keys {
-                buffer += "J\t\(id)\t\(ExtractFormat.escape(k))"
-                for sp in written[k] ?? [] { buffer += "\t" + sp }
-                buffer += "\n"
-                lines += 1
-            }
-            if let text = s.text {
-                buffer += "X\t\(id)\t\(ExtractFormat.escape(text))\n"
-                lines += 1
-            }
-        }
-        for r in j.reposts {
-            let time = r.time == PostPart.unknownTime ? "-" : String(r.time)
-            buffer += "R\t\(PostIdentity.text(of: r.id))\t\(PostIdentity.text(of: r.subject))\t"
-                + "\(r.author.map(ExtractFormat.escape) ?? "-")\t\(r.authorSpelling.map(ExtractFormat.escape) ?? "-")\t\(time)\n"
-            lines += 1
-        }
+        lines += RepostLines.write(j, into: &buffer, written: &subjectsWritten)
         if buffer.utf8.count > 1 << 16 { flush() }
     }
 
@@ -351,10 +431,7 @@ public final class ExtractReader: RecordHandler {
     /// Inputs without creation times read while `--by` asks for them (named once).
     public private(set) var lacksTimes = false
     /// SPEC §16: the Bluesky posts and reposts read (`J`, `X`, `R` lines), joined after the last input.
-    private let join = RepostJoin()
-    /// The post whose `J`/`X` lines are being read, and whether an earlier copy of it was read (its lines then add nothing).
-    private var subject: RepostJoins.Subject?
-    private var subjectKnown = false
+    private let reposts = RepostLines.Reader()
     /// `aggregate --trend` (SPEC §14): makes the sink the tweets go to, once the header names the terms.
     private let makeSink: (([Term]) -> PartSink)?
     /// The sink `makeSink` made, instead of `aggregator`.
@@ -401,43 +478,8 @@ public final class ExtractReader: RecordHandler {
             problem(InputProblem(.notATweet, origin: origin, line: line, reason: "not an extract line: \(why)"))
         }
         if refusedHeader && fields.first != "H" { return }
-        if let s = subject, !((fields.first == "J" || fields.first == "X") && fields.count > 1 && PostIdentity.parse(fields[1]) == s.id) {
-            closeSubject()
-        }
+        reposts.lineStarts(fields)
         switch fields.first {
-        case "J", "X":
-            finishTweet()
-            guard fields.count >= 3, let id = PostIdentity.parse(fields[1]) else {
-                return bad("a post's line is J or X, a post id and a mention (with its spellings) or a text")
-            }
-            if fields[0] == "X" && fields.count != 3 { return bad("a text line is X, a post id and a text") }
-            if subject == nil {
-                subjectKnown = join.knows(subject: id)
-                subject = RepostJoins.Subject(id: id, keys: [], spellings: [], text: nil)
-            }
-            if fields[0] == "X" {
-                guard let text = ExtractFormat.unescape(fields[2]) else { return bad("a text with a bad escape") }
-                subject?.text = text
-                return
-            }
-            guard let m = ExtractFormat.unescape(fields[2]), m.signedKind != nil else { return bad(ExtractFormat.unsigned) }
-            subject?.keys.append(m)
-            for sp in fields.dropFirst(3) {
-                guard let spelling = ExtractFormat.unescape(sp), spelling.utf8.first == m.utf8.first else {
-                    return bad("a spelling without its mention's sign")
-                }
-                subject?.spellings.append((m, spelling))
-            }
-        case "R":
-            finishTweet()
-            guard fields.count == 6, let id = PostIdentity.parse(fields[1]), let of = PostIdentity.parse(fields[2]),
-                  let author = ExtractFormat.unescape(fields[3]), author == "-" || author.signedKind == .user,
-                  let spelling = ExtractFormat.unescape(fields[4]), fields[5] == "-" || Int64(fields[5]) != nil else {
-                return bad("a repost line is R, its id, its subject's id, its author (@name or -), as written, and a time (or -)")
-            }
-            join.add(repost: RepostJoins.Repost(id: id, subject: of, author: author == "-" ? nil : author,
-                                                authorSpelling: spelling == "-" ? nil : spelling,
-                                                time: Int64(fields[5]) ?? PostPart.unknownTime))
         case "H":
             // Another extract's output starts: its first tweet is a copy of its own.
             finishTweet()
@@ -518,6 +560,9 @@ public final class ExtractReader: RecordHandler {
                 aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets)
             }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
+        case "J", "X", "R":
+            finishTweet()
+            if let why = reposts.read(fields) { return bad(why) }
         case "A", "S":
             // A Bluesky handle (SPEC §16), for showing accounts: no tweet of its own.
             finishTweet()
@@ -662,19 +707,12 @@ public final class ExtractReader: RecordHandler {
         handOn()
     }
 
-    /// Keeps the post whose `J`/`X` lines were read last, unless a copy of it came earlier.
-    private func closeSubject() {
-        if let s = subject, !subjectKnown { join.add(subject: s) }
-        subject = nil
-    }
-
     /// SPEC §16: after the last input, the reposts read that match a term,
     /// each carrying its subject's mentions, go to the aggregator.
     public func finishReposts() {
         finishTweet()
-        closeSubject()
-        guard let terms, !join.isEmpty else { return }
-        let part = join.resolved(terms: terms, fields: builder.fields, counted: kinds) { inWindow($0) }
+        guard let terms, let part = reposts.resolved(terms: terms, fields: builder.fields, counted: kinds, keep: { inWindow($0) })
+        else { return }
         guard part.count > 0 else { return }
         aggregator?.add(part)
         pairAggregator?.add(part)
