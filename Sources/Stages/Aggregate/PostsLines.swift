@@ -23,6 +23,11 @@
 ///
 /// Counts are added as they are, never deduplicated.
 ///
+/// After its posts, an extract of Bluesky posts writes the handles it met,
+/// so `aggregate --posts` shows authors by handle as `posts` does:
+/// `A DID HANDLE TIME` (named) and `B DID HANDLE COUNT` (spelled; `S` is
+/// taken), as `ExtractFormat`'s `A` and `S` lines.
+///
 /// Bluesky reposts (SPEC §16) are matched by `aggregate --posts`, after its
 /// last input, with the `J`, `X` and `R` lines of `ExtractFormat`: a
 /// repost's subject may be in another extract. A repost's `S … o` line is
@@ -94,6 +99,13 @@ public final class PostsLineWriter: RepostCarryingSink {
         }
     }
 
+    /// The Bluesky handles the run met (SPEC §16), after its posts: `A` and `B` lines.
+    public func writeHandles(_ book: HandleBook = .shared) {
+        let (named, spelled) = book.entries
+        for n in named { buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n" }
+        for s in spelled { buffer += "B\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n" }
+    }
+
     /// Writes what is buffered; call once at the end too.
     public func flush() {
         guard !closed, !buffer.isEmpty else { return }
@@ -160,6 +172,14 @@ public final class PostsLineReader: RecordHandler {
         switch fields.first {
         case "J", "X", "R":
             if let why = reposts.read(fields) { return bad(why) }
+        case "A", "B":
+            // A Bluesky handle (SPEC §16), for showing authors.
+            guard fields.count == 4, let did = ExtractFormat.unescape(fields[1]), let handle = ExtractFormat.unescape(fields[2]),
+                  let n = Int64(fields[3]) else {
+                return bad("a handle line is A or B, a DID, a handle and a number")
+            }
+            if fields[0] == "A" { HandleBook.shared.name(did: did, handle: handle, time: n) }
+            else { HandleBook.shared.spelled(did: did, handle: handle, count: Int(n)) }
         case "H":
             guard fields.count >= 3, fields[1] == Substring(PostsLines.magic) else {
                 return bad("a header names smashtag-posts (extract with --posts)")
@@ -243,7 +263,7 @@ public final class PostsLineReader: RecordHandler {
             }
             aggregator.add(counted: post, retweets: rt, quotes: q, replies: r, term: t)
         default:
-            bad("it starts with neither H, P, S, N, C, J, X nor R")
+            bad("it starts with neither H, P, S, N, C, A, B, J, X nor R")
         }
     }
 }

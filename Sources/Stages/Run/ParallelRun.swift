@@ -52,7 +52,8 @@ public struct ParallelRun {
         if pairLimit != .max { ledger.overLimit = OverLimitTweets(limit: pairLimit) }
         let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelPartSink
-        parallel?.begin(workers: jobs)
+        // One more table than workers: the reposts joined after the last input (SPEC §16) are counted in their own.
+        parallel?.begin(workers: jobs + 1)
         let workers = WorkerNumbers()
         // SPEC §16: Bluesky reposts are matched once every subject has been read,
         // unless the sink carries them on (extract lines).
@@ -73,7 +74,7 @@ public struct ParallelRun {
             fields.times = times
             let part = join.resolved(terms: terms, fields: fields, counted: facts.mentionKinds)
             if part.count > 0 {
-                parallel?.prepare(part, worker: 0)
+                parallel?.prepare(part, worker: jobs)
                 sink.add(part)
             }
         }
