@@ -115,6 +115,47 @@ final class RepostTests: StoreTestCase {
             """)
     }
 
+    /// Terms name a Mastodon account as `user@host` and a Bluesky account
+    /// by its DID, on every path; a Bluesky handle is refused with what to give instead.
+    func testTermsNameAccountsOfOtherPlatforms() throws {
+        let social = Smashtag.fixtures.appendingPathComponent("social").path
+        let terms = ["-t", "@Bob@Other.Example", "-t", "from:ann@social.example", "-t", "@did:plc:sss", "-t", "from:@did:plc:rrr"]
+        let options = ["--kinds", "hashtag,user,poster", "--min-count", "1"]
+        let dumps = try out(["report"] + terms + [social, Self.folder] + options)
+        XCTAssertEqual(dumps, """
+            term,type,mention,count
+            @bob@other.example,hashtag,#rust,2
+            @bob@other.example,user,@bob@other.example,2
+            @bob@other.example,user,@ann@social.example,1
+            @bob@other.example,poster,@ann@social.example,1
+            @bob@other.example,poster,@dee@social.example,1
+            from:ann@social.example,hashtag,#rust,1
+            from:ann@social.example,user,@bob@other.example,1
+            from:ann@social.example,poster,@ann@social.example,1
+            @did:plc:sss,hashtag,#hike,2
+            @did:plc:sss,user,@sam.bsky.social,2
+            @did:plc:sss,poster,@did:plc:ttt,1
+            @did:plc:sss,poster,@did:plc:uuu,1
+            from:did:plc:rrr,hashtag,#hike,1
+            from:did:plc:rrr,hashtag,#views,1
+            from:did:plc:rrr,poster,@reposter.bsky.social,2
+
+            """)
+        let store = path("accounts.db")
+        try smashtag(["ingest", Self.folder, "--store", store, "-q"])
+        try smashtag(["ingest", social, "--store", store, "-q"], status: 0)
+        XCTAssertEqual(try out(["report"] + terms + ["--store", store] + options), dumps)
+        let lines = try out(["extract"] + terms + [Self.folder, "--kinds", "hashtag,user,poster"])
+            + (try Smashtag.run(["extract"] + terms + [social, "--kinds", "hashtag,user,poster", "-q"]).stdout)
+        XCTAssertEqual(try out(["aggregate", "--format", "csv"] + options, stdin: Data(lines.utf8)), dumps)
+        for (term, says) in [("@alice.bsky.social", "reads as a Bluesky handle"), ("from:alice.bsky.social", "give the account's DID"),
+                             ("@ann@", "a Mastodon account is user@host"), ("@did:plc", "did:METHOD:ID")] {
+            let r = try Smashtag.run(["report", term, Self.folder, "-q"])
+            XCTAssertEqual(r.status, 2, term)
+            XCTAssertTrue(r.stderr.contains(says), r.stderr)
+        }
+    }
+
     /// Stores of the fixtures: two ingests in either order, one of both, one
     /// whose terms were tracked before anything was ingested, and one imported from an export.
     private func stores() throws -> [String] {
