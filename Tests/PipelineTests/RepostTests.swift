@@ -148,7 +148,7 @@ final class RepostTests: StoreTestCase {
         let lines = try out(["extract"] + terms + [Self.folder, "--kinds", "hashtag,user,poster"])
             + (try Smashtag.run(["extract"] + terms + [social, "--kinds", "hashtag,user,poster", "-q"]).stdout)
         XCTAssertEqual(try out(["aggregate", "--format", "csv"] + options, stdin: Data(lines.utf8)), dumps)
-        for (term, says) in [("@alice.bsky.social", "reads as a Bluesky handle"), ("from:alice.bsky.social", "give the account's DID"),
+        for (term, says) in [("@alice.bsky.social", "as a Bluesky handle"), ("from:alice.bsky.social", "give the account's DID"),
                              ("@ann@", "a Mastodon account is user@host"), ("@did:plc", "did:METHOD:ID")] {
             let r = try Smashtag.run(["report", term, Self.folder, "-q"])
             XCTAssertEqual(r.status, 2, term)

@@ -111,8 +111,9 @@ extension Term {
             return MentionKey.normalize(String(body))
         }
         if body.contains("."), !scalars.contains(where: { !(isASCIIWord($0) || $0 == "." || $0 == "-") }) {
-            throw TermError(term: raw, reason: "'\(body)' reads as a Bluesky handle, and smashtag keys Bluesky accounts by DID "
-                            + "(a handle changes hands); give the account's DID, @did:plc:… or from:did:plc:… "
+            throw TermError(term: raw, reason: "a screen name holds only the letters A-Z, digits and _, so no name can contain '.'; "
+                            + "as a Bluesky handle, '\(body)' names no account here: smashtag keys Bluesky accounts by DID "
+                            + "(a handle changes hands), so give the account's DID, @did:plc:… or from:did:plc:… "
                             + "(its posts' at://DID/… URIs hold it, as posts and trend print them)")
         }
         return nil
