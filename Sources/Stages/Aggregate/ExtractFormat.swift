@@ -713,6 +713,11 @@ public final class ExtractReader: RecordHandler {
         finishTweet()
         guard let terms, let part = reposts.resolved(terms: terms, fields: builder.fields, counted: kinds, keep: { inWindow($0) })
         else { return }
+        if pairs {
+            for i in 0..<part.count where part.mentions(of: i).count > maxPairMentions {
+                overLimit.note(OverLimitTweet(id: part.tweetIDs[i], mentions: part.mentions(of: i).count))
+            }
+        }
         guard part.count > 0 else { return }
         aggregator?.add(part)
         pairAggregator?.add(part)
