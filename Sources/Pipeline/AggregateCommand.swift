@@ -256,6 +256,7 @@ struct AggregateCommand: Command {
             input.read(unit, handler: reader)
             reader.finishTweet()
         }
+        reader.finishReposts()
         if let code = setup.stopped() { return code }
         defer { interrupts.cancel() }
         if pairs { return writePairs(reader, ledger: ledger, console: console, interrupts: interrupts) }
@@ -314,6 +315,7 @@ extension AggregateCommand {
         let input = InputReader()
         input.policy.maxRecordsWithoutTweet = nil
         for unit in setup.plan.units where !setup.control.isStopped { input.read(unit, handler: reader) }
+        reader.finishReposts()
         if let code = setup.stopped() { return code }
         defer { setup.interrupts.cancel() }
         guard let aggregator = reader.aggregator else {

@@ -211,6 +211,7 @@ extension ExtractCommand {
         let ledger = run.run(setup.plan.units, control: setup.control, into: writer, ledger: setup.ledger())
         if let code = setup.stopped() { return code }
         setup.interrupts.cancel()
+        writer.writeHandles()
         writer.flush()
         if writer.closed { return 0 }
         setup.console.reportProblems(ledger)

@@ -28,6 +28,8 @@ struct ReportCommand: Command {
         *           every tweet
         A retweet carries the retweeted tweet's mentions, links and author. Each
         tweet counts once per term, however often it is read (deduplicated by id).
+        A Mastodon account is @user@host, a Bluesky account @did:plc:... (by DID,
+        also after from:); a Bluesky repost carries its subject's mentions.
 
     INPUTS:
         Files, folders (walked recursively; hidden entries and media/web files

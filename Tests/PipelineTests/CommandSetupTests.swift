@@ -30,12 +30,12 @@ final class CommandSetupTests: StoreTestCase {
         XCTAssertEqual(ingest.stderr, named + stop + "; the batches committed before it are kept\n")
         let lines = try smashtag(["extract", "#a", file, "-q"]).stdout
         let extract = path("x.tsv")
-        try Data((lines + "X\tnot a line\n").utf8).write(to: URL(fileURLWithPath: extract))
+        try Data((lines + "Q\tnot a line\n").utf8).write(to: URL(fileURLWithPath: extract))
         let lineNumber = lines.split(separator: "\n").count + 1
         for args in [["aggregate", extract, "--strict"], ["aggregate", "--pairs", extract, "--strict"]] {
             let r = try smashtag(args, status: 1)
             XCTAssertEqual(r.stderr, "smashtag: \(extract), line \(lineNumber): not an extract line: it starts with neither "
-                           + "H, M, T, N, C nor P\n" + stop + "\n", "\(args)")
+                           + "H, M, T, N, C, P, A, S, J, X nor R\n" + stop + "\n", "\(args)")
         }
         // Without --strict, the same input is read past the bad line.
         XCTAssertEqual(try smashtag(["pairs", "#a", file, "--format", "csv", "--min-count", "1", "-q"]).stdout,

@@ -418,10 +418,62 @@ def HANDLE_KEY(f, rank):
 
 def split_handles(tweets):
     """The handle lines of `tweets` (cached, so the extracts run once) and the
-    tweets without them."""
+    tweets without them (nor the join lines: `split_joins`)."""
     tweets = tweets.cache()
     lines = sorted(set(k[1][1] for k in tweets.filter(lambda kv: kv[0][0] == -1).keys().collect()))
-    return lines, tweets.filter(lambda kv: kv[0][0] != -1)
+    return lines, tweets.filter(lambda kv: kv[0][0] >= 0)
+
+
+# SPEC 16: a Bluesky repost carries its subject's mentions, and its subject
+# may be in another group. So extract matches no repost: it writes what every
+# Bluesky post carries (`J POST MENTION SPELLING...`, `X POST TEXT`, one block
+# of consecutive lines a post) and every repost its filters keep (`R ...`).
+# They ride the shuffle under keys of their own (a post's block, a repost's
+# line: the first copy by rank wins, as for tweets), and the driver hands
+# them to the final aggregate, which matches the reposts once it has them all.
+JOIN_LINES = (b"J", b"X", b"R")
+
+
+class JoinBlocks:
+    """Collects an extract's join lines: ((-2, (b"J", post)), ((rank, n), block)) per
+    post's block, ((-2, (b"R", repost)), ((rank, n), line)) per repost line."""
+
+    def __init__(self):
+        self.post, self.lines, self.n = None, [], 0
+
+    def take(self, f, rank):
+        if f[0] == b"R":
+            yield from self.close(rank)
+            self.n += 1
+            yield (-2, (b"R", f[1])), ((rank, self.n), b"\t".join(f))
+            return
+        if self.post is not None and f[1] != self.post:
+            yield from self.close(rank)
+        self.post = f[1]
+        self.lines.append(b"\t".join(f))
+
+    def close(self, rank):
+        if self.post is not None:
+            self.n += 1
+            yield (-2, (b"J", self.post)), ((rank, self.n), b"\n".join(self.lines))
+        self.post, self.lines = None, []
+
+
+def split_joins(copies):
+    """The join lines of `copies` (cached), in the order read (first copies only),
+    and the copies without them."""
+    copies = copies.cache()
+    blocks = sorted(v for _, v in copies.filter(lambda kv: kv[0][0] == -2).collect())
+    return [b for _, b in blocks], copies.filter(lambda kv: kv[0][0] != -2)
+
+
+def write_joins(f, blocks):
+    for block in blocks:
+        f.write(block + b"\n")
+
+
+def has_reposts(blocks):
+    return any(b.startswith(b"R\t") for b in blocks)
 
 
 def write_handles(f, lines):
@@ -443,6 +495,7 @@ def _copies(stream, group, header, index):
             return  # exit status tells
         raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
     key, mentions, rank = None, [], group << 40
+    joins = JoinBlocks()
     if header.split(b"\t")[2:4] == [b"2", TIME_CARRIED]:
         yield from _copies_with_times(stream, rank, index)
         return
@@ -454,6 +507,10 @@ def _copies(stream, group, header, index):
         if f[0] in HANDLE_LINES:
             yield HANDLE_KEY(f, rank), (rank,)
             continue
+        if f[0] in JOIN_LINES:
+            yield from joins.take(f, rank)
+            continue
+        yield from joins.close(rank)
         k = (index[f[1]], f[2])
         if k != key:
             if key is not None:
@@ -464,17 +521,23 @@ def _copies(stream, group, header, index):
             mentions.append(f[3])
     if key is not None:
         yield key, (rank, b"\t".join(mentions))
+    yield from joins.close(rank)
 
 
 def _copies_with_times(stream, rank, index):
     """Format version 2 with `carries=time`: a T line with the creation time
     (seconds UTC) opens every copy. A copy is ((term, id), (rank, mentions, time))."""
     key, mentions, time = None, [], None
+    joins = JoinBlocks()
     for line in stream:
         f = line.rstrip(b"\n").split(b"\t")
         if f[0] in HANDLE_LINES:
             yield HANDLE_KEY(f, rank), (rank,)
             continue
+        if f[0] in JOIN_LINES:
+            yield from joins.take(f, rank)
+            continue
+        yield from joins.close(rank)
         k = (index[f[1]], f[2])
         if k != key:
             if key is not None:
@@ -487,6 +550,7 @@ def _copies_with_times(stream, rank, index):
             time = int(f[3])
     if key is not None:
         yield key, (rank, b"\t".join(mentions), time)
+    yield from joins.close(rank)
 
 
 def count_partition_by_time(copies):
@@ -507,6 +571,7 @@ def _copies_with_facts(stream, rank, index, timed=False):
     pairs; with `timed` (`carries=kind,author,spellings,time`, the T line
     ending with the creation time), ((term, id), (rank, mentions, facts, time))."""
     key, time = None, None
+    joins = JoinBlocks()
 
     def copy():
         facts = (retweet, author, tuple(spellings))
@@ -516,6 +581,10 @@ def _copies_with_facts(stream, rank, index, timed=False):
         if f[0] in HANDLE_LINES:
             yield HANDLE_KEY(f, rank), (rank,)
             continue
+        if f[0] in JOIN_LINES:
+            yield from joins.take(f, rank)
+            continue
+        yield from joins.close(rank)
         if f[0] == b"T":
             if key is not None:
                 yield copy()
@@ -529,6 +598,7 @@ def _copies_with_facts(stream, rank, index, timed=False):
             spellings.extend((f[3], sp) for sp in f[4:])
     if key is not None:
         yield copy()
+    yield from joins.close(rank)
 
 
 def first_copy(a, b):
@@ -634,15 +704,37 @@ def popularity(sc, a, out):
               .mapPartitions(extract_groups(binary, ship, header, extract_args, a.strict)))
     # As many shuffle partitions as cores: the final counts are read a partition at a time.
     shuffle = a.shuffle_partitions or sc.defaultParallelism
-    handles, tweets = split_handles(copies.reduceByKey(first_copy, shuffle))
+    joins, reduced = split_joins(copies.reduceByKey(first_copy, shuffle))
+    handles, tweets = split_handles(reduced)
     terms = header_terms(header)
+    reposts = has_reposts(joins)
     if a.trend:
         # SPEC 14: the kept copies go back as extract lines; aggregate --trend windows and scores them.
         with tempfile.NamedTemporaryFile(prefix="smashtag-trend-", suffix=".tsv") as f:
             write_trend_lines(f, header, terms, tweets.toLocalIterator())
             write_handles(f, handles)
+            write_joins(f, joins)
             f.flush()
             return run_aggregate([binary, "aggregate", f.name, "--quiet", "--trend", *trend_flags(a)], a, out)
+    if facts and reposts:
+        # SPEC 16: reposts are matched by the final aggregate; their distinct
+        # authors and spellings do not add to counts made here, so the kept
+        # copies go back as extract lines (as for --trend) with the join lines.
+        with tempfile.NamedTemporaryFile(prefix="smashtag-copies-", suffix=".tsv") as f:
+            write_copy_lines(f, header, terms, tweets.toLocalIterator(), timed=carried == FACTS_AND_TIME_CARRIED)
+            write_handles(f, handles)
+            write_joins(f, joins)
+            f.flush()
+            cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count),
+                   *(series_flags(a.by, a.tz) if a.by else [])]
+            for name in ("since", "until", "columns", "kinds"):
+                if getattr(a, name) is not None and (a.by or name not in ("since", "until")):
+                    cmd += [f"--{name}", getattr(a, name)]
+            if a.format:
+                cmd += ["--format", a.format]
+            if a.top:
+                cmd += ["--top", str(a.top)]
+            return run_aggregate(cmd, a, out)
     if a.by:
         # A series, with no --min-count cut (a series chooses its mentions by their
         # totals); aggregate --by buckets the counts, chooses and zero-fills.
@@ -659,6 +751,7 @@ def popularity(sc, a, out):
                     else:
                         f.write(b"C\t%s\t%d\t%s\t%d\n" % (terms[term], time, mention, count))
             write_handles(f, handles)
+            write_joins(f, joins)
             f.flush()
             cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count), *series_flags(a.by, a.tz)]
             for name in ("since", "until", "columns", "kinds"):
@@ -671,7 +764,8 @@ def popularity(sc, a, out):
             return run_aggregate(cmd, a, out)
     if facts:
         tweets = tweets.cache()
-    min_count = a.min_count
+    # Reposts matched by the final aggregate may lift a count: then every count goes to it.
+    min_count = 0 if reposts else a.min_count
     limit = a.max_pair_mentions
     counts = (tweets.mapPartitions((lambda copies: count_pairs_partition(copies, limit)) if a.pairs else count_partition)
               .reduceByKey(add, shuffle)
@@ -699,6 +793,7 @@ def popularity(sc, a, out):
             for term, count in enumerate(tweet_counts):
                 f.write(b"N\t%s\t%d\n" % (terms[term], count))
         write_handles(f, handles)
+        write_joins(f, joins)
         f.flush()
         cmd = [binary, "aggregate", f.name, "--quiet", "--min-count", str(a.min_count)]
         if a.pairs:
@@ -734,6 +829,23 @@ def write_trend_lines(f, header, terms, tweets):
     for (t, tweet), (_, mentions, (retweet, author, spellings), time) in tweets:
         term = terms[t]
         f.write(b"T\t%s\t%s\t%s\t%s\t%d\n" % (term, tweet, b"r" if retweet else b"o", author or b"-", time))
+        written = {}
+        for m, sp in spellings:
+            written.setdefault(m, []).append(sp)
+        for m in (mentions.split(b"\t") if mentions else []):
+            f.write(b"M\t%s\t%s\t%s%s\n" % (term, tweet, m, b"".join(b"\t" + sp for sp in written.get(m, []))))
+
+
+def write_copy_lines(f, header, terms, tweets, timed):
+    """Writes the first copies of a version 2 extract with facts (and, with
+    `timed`, times) back as extract lines: a T line with kind and author (and
+    time), an M line per mention with the tweet's spellings of it."""
+    f.write(header + b"\n")
+    for (t, tweet), value in tweets:
+        mentions, (retweet, author, spellings) = value[1], value[2]
+        term = terms[t]
+        opening = b"T\t%s\t%s\t%s\t%s" % (term, tweet, b"r" if retweet else b"o", author or b"-")
+        f.write(opening + (b"\t%d\n" % value[3] if timed else b"\n"))
         written = {}
         for m, sp in spellings:
             written.setdefault(m, []).append(sp)
@@ -935,13 +1047,25 @@ def extract_posts_groups(binary, shipped, header, args, strict):
             if first and first != header:
                 raise RuntimeError(f"extract wrote {first[:200]!r} where its header {header!r} belongs")
             rank = g << 40
+            joins = JoinBlocks()
             for line in proc.stdout:
                 f = line.rstrip(b"\n").split(b"\t")
                 rank += 1
-                if f[0] == b"P":
+                if f[0] in JOIN_LINES:
+                    for (_, key), (r, block) in joins.take(f, rank):
+                        yield ("J", key), (2, r, block)
+                    continue
+                for (_, key), (r, block) in joins.close(rank):
+                    yield ("J", key), (2, r, block)
+                if f[0] in (b"A", b"B"):
+                    # A Bluesky handle (SPEC 16): to the final aggregate, as the report's handle lines go.
+                    yield ("H", b"\t".join(f)), (2, (rank, 0), b"\t".join(f))
+                elif f[0] == b"P":
                     yield ("P", index[f[1]], f[2]), (0, rank, f[3], f[4], f[5])
                 elif f[0] == b"S":
                     yield ("S", f[1]), _post_state(rank, f[2] == b"o", f[3], f[4], f[5] if texts else b"-")
+            for (_, key), (r, block) in joins.close(rank):
+                yield ("J", key), (2, r, block)
             feed.join()
             status = proc.wait()
             if status != 0 and (status != 1 or strict):
@@ -967,7 +1091,8 @@ def merge_posts(a, b):
     """reduceByKey function: the first copy of a (term, tweet) (tag 0), or the
     merged states of a post's copies (tag 1): its first own record whole, then
     field by field the first embedded copy that says it."""
-    if a[0] == 0:
+    if a[0] in (0, 2):
+        # The first copy of a (term, tweet), or of a post's or repost's join lines.
         return a if a[1] <= b[1] else b
     own = a[1:5] if a[1] <= b[1] else b[1:5]
     fields = []
@@ -1013,13 +1138,18 @@ def posts(sc, a, out):
               .mapPartitions(extract_posts_groups(binary, ship, header, extract_args, a.strict))
               .reduceByKey(merge_posts, shuffle)
               .cache())
-    min_count = a.min_count
+    # SPEC 16: the join lines, for the final aggregate, which matches the reposts.
+    joins = [block for _, block in sorted(v[1:] for v in merged.filter(lambda kv: kv[0][0] == "J").values().collect())]
+    handles = sorted(k[1] for k in merged.filter(lambda kv: kv[0][0] == "H").keys().collect())
+    reposts = [b.split(b"\t") for b in joins if b.startswith(b"R\t")]
+    # Reposts matched by the final aggregate may lift a count: then every count goes to it.
+    min_count = 0 if reposts else a.min_count
     counts = (merged.mapPartitions(count_posts_partition)
               .reduceByKey(add_counts, shuffle)
               .filter(lambda kc: kc[0][1] is None or sum(kc[1]) >= min_count)
               .collect())
     terms = posts_header_terms(header)
-    wanted = {key[1] for key, _ in counts if key[1] is not None}
+    wanted = {key[1] for key, _ in counts if key[1] is not None} | {r[2] for r in reposts}
     chosen = sc.broadcast(wanted)
     said = merged.filter(lambda kv: kv[0][0] == "S" and kv[0][1] in chosen.value).collect()
     merged.unpersist()
@@ -1042,6 +1172,8 @@ def posts(sc, a, out):
                 rows.append((b"c", s[6], s[8], s[10]))
             for kind, author, time, text in rows:
                 f.write(b"\t".join([b"S", post, kind, author, time, *([text] if texts else [])]) + b"\n")
+        write_handles(f, handles)
+        write_joins(f, joins)
         f.flush()
         cmd = [binary, "aggregate", "--posts", f.name, "--quiet", "--min-count", str(a.min_count)]
         if a.columns:

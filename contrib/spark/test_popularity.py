@@ -153,6 +153,25 @@ def run_cases(sc):
     kinds_cases(sc)
     trend_cases(sc)
     posts_cases(sc)
+    repost_cases(sc)
+
+
+def repost_cases(sc):
+    """SPEC 16: a Bluesky repost carries its subject's mentions, the subject in
+    another task (Tests/Fixtures/reposts: a.jsonl's reposts name posts of
+    b.jsonl and of a.jsonl; a task per file, each file read twice), as
+    `smashtag report`, `pairs` and `posts` say; the social fixtures too."""
+    folder = os.path.join(ROOT, "Tests/Fixtures/reposts")
+    paths = [os.path.join(folder, "b.jsonl"), os.path.join(folder, "a.jsonl"), folder]
+    terms = ["#hike", "hill", "*", "@sam"]
+    kinds = ["--kinds", "hashtag,user,url,domain,poster"]
+    for options in ([*kinds, "--min-count", "1"], [*kinds, "--columns", ALL_COLUMNS, "--format", "json"],
+                    [*kinds, "--columns", ALL_COLUMNS, "--by", "hour", "--min-count", "1"],
+                    ["--by", "day", "--min-count", "1"], ["--retweets", "only", "--min-count", "1"],
+                    [*kinds, "--pairs", "--min-count", "1"], ["--posts", "--min-count", "1"]):
+        case(sc, f"reposts {' '.join(options)}", terms, paths, options, ["--partitions", "4"])
+    social = [os.path.join(ROOT, "Tests/Fixtures/social"), folder]
+    case(sc, "reposts and social fixtures", ["*", "#rust", "#hike"], social, [*kinds, "--min-count", "1"], ["--partitions", "3"])
 
 
 def posts_cases(sc):

@@ -70,6 +70,20 @@
 /// report does: `A DID HANDLE TIME` and `S DID HANDLE COUNT`
 /// (`ExtractWriter.writeHandles`).
 ///
+/// Bluesky reposts (SPEC §16) are matched by `aggregate`, once every
+/// input's posts are known, since a repost's subject may be in another
+/// extract: an extract writes, besides its tweets, every Bluesky post that
+/// carries a mention (the first copy it reads) and every repost its filters
+/// keep, whatever the terms (`RepostJoin`):
+///
+///     J  POST-ID  MENTION  SPELLING...               post POST-ID carries MENTION (any kind extracted; spellings with --columns)
+///     X  POST-ID  TEXT                               its text, when a word term asks
+///     R  REPOST-ID  SUBJECT-ID  AUTHOR  SPELLING  TIME   a repost: its author (@did… or -), as written, creation second (or -)
+///
+/// `aggregate` keeps the first copy of each post's `J`/`X` lines it reads,
+/// and after its last input matches the reposts against the header's terms,
+/// each carrying its subject's mentions, as the report of the same inputs does.
+///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
 /// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
 /// A tweet's lines for one term are consecutive, and they are one copy of
@@ -139,8 +153,108 @@ public enum ExtractFormat {
     }
 }
 
+/// SPEC §16's `J`, `X` and `R` lines (`ExtractFormat`, `PostsLines`): what
+/// `aggregate` needs to join the reposts of every input with their subjects.
+public enum RepostLines {
+    /// Appends the lines of `j` to `buffer` (each post's first copy only, by
+    /// `written`); returns how many.
+    static func write(_ j: RepostJoins, into buffer: inout String, written: inout Set<UInt64>) -> Int {
+        var lines = 0
+        for s in j.subjects where written.insert(s.id).inserted {
+            let id = PostIdentity.text(of: s.id)
+            var spelled: [String: [String]] = [:]
+            for (k, sp) in s.spellings { spelled[k, default: []].append(ExtractFormat.escape(sp)) }
+            for k in s.keys {
+                buffer += "J\t\(id)\t\(ExtractFormat.escape(k))"
+                for sp in spelled[k] ?? [] { buffer += "\t" + sp }
+                buffer += "\n"
+                lines += 1
+            }
+            if let text = s.text {
+                buffer += "X\t\(id)\t\(ExtractFormat.escape(text))\n"
+                lines += 1
+            }
+        }
+        for r in j.reposts {
+            let time = r.time == PostPart.unknownTime ? "-" : String(r.time)
+            buffer += "R\t\(PostIdentity.text(of: r.id))\t\(PostIdentity.text(of: r.subject))\t"
+                + "\(r.author.map(ExtractFormat.escape) ?? "-")\t\(r.authorSpelling.map(ExtractFormat.escape) ?? "-")\t\(time)\n"
+            lines += 1
+        }
+        return lines
+    }
+
+    /// Reads `J`, `X` and `R` lines into a `RepostJoin`: each post's first
+    /// copy counts (its lines are consecutive; a later copy's add nothing).
+    final class Reader {
+        private let join = RepostJoin()
+        private var subject: RepostJoins.Subject?
+        private var subjectKnown = false
+
+        /// Call with every line's fields before reading it: a line that is
+        /// not the post's next `J`/`X` line ends the post being read.
+        func lineStarts(_ fields: [Substring]) {
+            guard let s = subject else { return }
+            if (fields.first == "J" || fields.first == "X") && fields.count > 1 && PostIdentity.parse(fields[1]) == s.id { return }
+            close()
+        }
+
+        private func close() {
+            if let s = subject, !subjectKnown { join.add(subject: s) }
+            subject = nil
+        }
+
+        /// Reads a `J`, `X` or `R` line; returns what is wrong with it, if anything.
+        func read(_ fields: [Substring]) -> String? {
+            if fields[0] == "R" {
+                guard fields.count == 6, let id = PostIdentity.parse(fields[1]), let of = PostIdentity.parse(fields[2]),
+                      let author = ExtractFormat.unescape(fields[3]), author == "-" || author.signedKind == .user,
+                      let spelling = ExtractFormat.unescape(fields[4]), fields[5] == "-" || Int64(fields[5]) != nil else {
+                    return "a repost line is R, its id, its subject's id, its author (@name or -), as written, and a time (or -)"
+                }
+                join.add(repost: RepostJoins.Repost(id: id, subject: of, author: author == "-" ? nil : author,
+                                                    authorSpelling: spelling == "-" ? nil : spelling,
+                                                    time: Int64(fields[5]) ?? PostPart.unknownTime))
+                return nil
+            }
+            guard fields.count >= 3, let id = PostIdentity.parse(fields[1]) else {
+                return "a post's line is J or X, a post id and a mention (with its spellings) or a text"
+            }
+            if fields[0] == "X" && fields.count != 3 { return "a text line is X, a post id and a text" }
+            if subject == nil {
+                subjectKnown = join.knows(subject: id)
+                subject = RepostJoins.Subject(id: id, keys: [], spellings: [], text: nil)
+            }
+            if fields[0] == "X" {
+                guard let text = ExtractFormat.unescape(fields[2]) else { return "a text with a bad escape" }
+                subject?.text = text
+                return nil
+            }
+            guard let m = ExtractFormat.unescape(fields[2]), m.signedKind != nil else { return ExtractFormat.unsigned }
+            var spellings: [(key: String, spelling: String)] = []
+            for sp in fields.dropFirst(3) {
+                guard let spelling = ExtractFormat.unescape(sp), spelling.utf8.first == m.utf8.first else {
+                    return "a spelling without its mention's sign"
+                }
+                spellings.append((m, spelling))
+            }
+            subject?.keys.append(m)
+            subject?.spellings += spellings
+            return nil
+        }
+
+        /// After the last line: the reposts that match, as `RepostJoin.resolved` makes them; nil when none.
+        func resolved(terms: [Term], fields: PostFields, counted: MentionKinds, keep: (Int64?) -> Bool = { _ in true }) -> PostPart? {
+            close()
+            guard !join.isEmpty else { return nil }
+            let part = join.resolved(terms: terms, fields: fields, counted: counted, keep: keep)
+            return part.count > 0 ? part : nil
+        }
+    }
+}
+
 /// Writes extractions as extract lines, streaming, in input order.
-public final class ExtractWriter: PartSink {
+public final class ExtractWriter: RepostCarryingSink {
     private let terms: [String]
     private let write: (String) -> Bool
     private var buffer = ""
@@ -168,8 +282,12 @@ public final class ExtractWriter: PartSink {
         buffer = ExtractFormat.header(terms, version: facts ? ExtractFormat.factsVersion : ExtractFormat.version, times: times)
     }
 
+    /// The posts whose `J`/`X` lines are written (their first copy's).
+    private var subjectsWritten = Set<UInt64>()
+
     public func add(_ e: PostPart) {
         guard !closed else { return }
+        if !e.joins.isEmpty { addJoins(e.joins) }
         if withFacts || withTimes { return addWithFacts(e) }
         let keys = e.keys.map(ExtractFormat.escape)
         for i in 0..<e.tweetIDs.count {
@@ -193,6 +311,12 @@ public final class ExtractWriter: PartSink {
             }
             if buffer.utf8.count > 1 << 16 { flush() }
         }
+    }
+
+    /// SPEC §16: the `J`/`X` lines of the Bluesky posts a repost may name, and the `R` lines of the reposts.
+    private func addJoins(_ j: RepostJoins) {
+        lines += RepostLines.write(j, into: &buffer, written: &subjectsWritten)
+        if buffer.utf8.count > 1 << 16 { flush() }
     }
 
     /// Version 2: a `T` line with kind and author (and time) opens every
@@ -306,6 +430,8 @@ public final class ExtractReader: RecordHandler {
     private var tweetTime: Int64?
     /// Inputs without creation times read while `--by` asks for them (named once).
     public private(set) var lacksTimes = false
+    /// SPEC §16: the Bluesky posts and reposts read (`J`, `X`, `R` lines), joined after the last input.
+    private let reposts = RepostLines.Reader()
     /// `aggregate --trend` (SPEC §14): makes the sink the tweets go to, once the header names the terms.
     private let makeSink: (([Term]) -> PartSink)?
     /// The sink `makeSink` made, instead of `aggregator`.
@@ -352,6 +478,7 @@ public final class ExtractReader: RecordHandler {
             problem(InputProblem(.notATweet, origin: origin, line: line, reason: "not an extract line: \(why)"))
         }
         if refusedHeader && fields.first != "H" { return }
+        reposts.lineStarts(fields)
         switch fields.first {
         case "H":
             // Another extract's output starts: its first tweet is a copy of its own.
@@ -433,6 +560,9 @@ public final class ExtractReader: RecordHandler {
                 aggregator = Aggregator(terms: parsed, facts: facts, buckets: buckets)
             }
             for (i, t) in parsed.enumerated() where termIndex[t.description] == nil { termIndex[t.description] = i }
+        case "J", "X", "R":
+            finishTweet()
+            if let why = reposts.read(fields) { return bad(why) }
         case "A", "S":
             // A Bluesky handle (SPEC §16), for showing accounts: no tweet of its own.
             finishTweet()
@@ -558,7 +688,7 @@ public final class ExtractReader: RecordHandler {
             finishTweet()
             pairAggregator.add(counted: weight, term: t, pair: a, b)
         default:
-            bad("it starts with neither H, M, T, N, C nor P")
+            bad("it starts with neither H, M, T, N, C, P, A, S, J, X nor R")
         }
     }
 
@@ -575,6 +705,23 @@ public final class ExtractReader: RecordHandler {
     public func finishTweet() {
         closeTweet()
         handOn()
+    }
+
+    /// SPEC §16: after the last input, the reposts read that match a term,
+    /// each carrying its subject's mentions, go to the aggregator.
+    public func finishReposts() {
+        finishTweet()
+        guard let terms, let part = reposts.resolved(terms: terms, fields: builder.fields, counted: kinds, keep: { inWindow($0) })
+        else { return }
+        if pairs {
+            for i in 0..<part.count where part.mentions(of: i).count > maxPairMentions {
+                overLimit.note(OverLimitTweet(id: part.tweetIDs[i], mentions: part.mentions(of: i).count))
+            }
+        }
+        guard part.count > 0 else { return }
+        aggregator?.add(part)
+        pairAggregator?.add(part)
+        sink?.add(part)
     }
 
     /// Hands the part built so far to the aggregator.

@@ -176,7 +176,8 @@ public final class PostsAggregator {
             TermPosts(term: terms[t], tweets: tweetCounts[t], posts: chosen[t].map { x, c in
                 let f = known[wanted[x]!]
                 let time = f.time != PostPart.unknownTime ? f.time : PostIdentity.tweetID(of: x).flatMap(CreatedAt.fromSnowflake)
-                return PostRow(id: PostIdentity.text(of: x), author: f.author < 0 ? nil : authorNames[Int(f.author)],
+                // A Bluesky author by handle (SPEC §16), as `report` shows accounts.
+                return PostRow(id: PostIdentity.text(of: x), author: f.author < 0 ? nil : HandleBook.shared.printed(authorNames[Int(f.author)]),
                                createdAt: time, text: f.text, retweets: Int(c.retweets), quotes: Int(c.quotes),
                                replies: Int(c.replies))
             })

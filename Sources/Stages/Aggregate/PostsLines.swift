@@ -23,6 +23,16 @@
 ///
 /// Counts are added as they are, never deduplicated.
 ///
+/// After its posts, an extract of Bluesky posts writes the handles it met,
+/// so `aggregate --posts` shows authors by handle as `posts` does:
+/// `A DID HANDLE TIME` (named) and `B DID HANDLE COUNT` (spelled; `S` is
+/// taken), as `ExtractFormat`'s `A` and `S` lines.
+///
+/// Bluesky reposts (SPEC §16) are matched by `aggregate --posts`, after its
+/// last input, with the `J`, `X` and `R` lines of `ExtractFormat`: a
+/// repost's subject may be in another extract. A repost's `S … o` line is
+/// written as any post's.
+///
 /// Every tweet read gives an `S … o` line (matching or not, filtered or
 /// not: it may be the X another tweet names), and every copy it embeds
 /// that says something an `S … c` line. `aggregate --posts` dedups `P`
@@ -43,7 +53,7 @@ public enum PostsLines {
 }
 
 /// Writes a run's parts (built with `PostFields.references`) as posts lines, in input order.
-public final class PostsLineWriter: PartSink {
+public final class PostsLineWriter: RepostCarryingSink {
     private let terms: [String]
     private let texts: Bool
     private let write: (String) -> Bool
@@ -60,8 +70,11 @@ public final class PostsLineWriter: PartSink {
         buffer = PostsLines.header(terms, texts: texts)
     }
 
+    private var subjectsWritten = Set<UInt64>()
+
     public func add(_ e: PostPart) {
         guard !closed else { return }
+        if !e.joins.isEmpty { _ = RepostLines.write(e.joins, into: &buffer, written: &subjectsWritten) }
         func post(_ n: UInt64) -> String { n == PostPart.noPost ? "-" : PostIdentity.text(of: n) }
         let c = e.copies
         let keys = e.keys.map(ExtractFormat.escape)
@@ -86,11 +99,28 @@ public final class PostsLineWriter: PartSink {
         }
     }
 
+    /// The Bluesky handles the run met (SPEC §16), after its posts: `A` and `B` lines.
+    public func writeHandles(_ book: HandleBook = .shared) {
+        let (named, spelled) = book.entries
+        for n in named { buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n" }
+        for s in spelled { buffer += "B\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n" }
+    }
+
     /// Writes what is buffered; call once at the end too.
     public func flush() {
         guard !closed, !buffer.isEmpty else { return }
         if !write(buffer) { closed = true }
         buffer = ""
+    }
+}
+
+extension PostsLineReader {
+    /// SPEC §16: after the last input, the reposts read that match a term go to the aggregator.
+    public func finishReposts() {
+        guard let terms, let aggregator else { return }
+        var fields = PostFields()
+        fields.references = true
+        if let part = reposts.resolved(terms: terms, fields: fields, counted: []) { aggregator.add(part) }
     }
 }
 
@@ -108,6 +138,8 @@ public final class PostsLineReader: RecordHandler {
     private let problems: any ProblemSink
     private let control: RunControl
     public private(set) var records = 0
+    /// SPEC §16: the Bluesky posts and reposts read (`J`, `X`, `R` lines), joined after the last input.
+    private let reposts = RepostLines.Reader()
 
     public init(control: RunControl, texts: Bool, problems: any ProblemSink) {
         self.control = control
@@ -136,7 +168,18 @@ public final class PostsLineReader: RecordHandler {
         func post(_ s: Substring) -> UInt64?? {
             s == "-" ? .some(nil) : PostIdentity.parse(s).map { .some($0) }
         }
+        reposts.lineStarts(fields)
         switch fields.first {
+        case "J", "X", "R":
+            if let why = reposts.read(fields) { return bad(why) }
+        case "A", "B":
+            // A Bluesky handle (SPEC §16), for showing authors.
+            guard fields.count == 4, let did = ExtractFormat.unescape(fields[1]), let handle = ExtractFormat.unescape(fields[2]),
+                  let n = Int64(fields[3]) else {
+                return bad("a handle line is A or B, a DID, a handle and a number")
+            }
+            if fields[0] == "A" { HandleBook.shared.name(did: did, handle: handle, time: n) }
+            else { HandleBook.shared.spelled(did: did, handle: handle, count: Int(n)) }
         case "H":
             guard fields.count >= 3, fields[1] == Substring(PostsLines.magic) else {
                 return bad("a header names smashtag-posts (extract with --posts)")
@@ -220,7 +263,7 @@ public final class PostsLineReader: RecordHandler {
             }
             aggregator.add(counted: post, retweets: rt, quotes: q, replies: r, term: t)
         default:
-            bad("it starts with neither H, P, S, N nor C")
+            bad("it starts with neither H, P, S, N, C, A, B, J, X nor R")
         }
     }
 }

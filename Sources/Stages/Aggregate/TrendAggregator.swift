@@ -240,7 +240,8 @@ public final class TrendAggregator: PartSink {
             let score = TrendScore(current: byTweets ? current.tweets : current.authors,
                                    baseline: byTweets ? bTweets : bAuthors, minimum: minimum)
             guard keepAll || !score.score.isZero else { continue }
-            let key = names[Int(m)]
+            // A Bluesky account by handle (SPEC §16), before the rows are ordered, as `report` shows accounts.
+            let key = HandleBook.shared.printed(names[Int(m)])
             rows.append(TrendRow(mentionID: m, mention: key, kind: key.signedKind!, currentTweets: current.tweets,
                                  currentAuthors: current.authors, baselineTweets: bTweets, baselineAuthors: bAuthors, score: score))
         }
@@ -277,7 +278,8 @@ public final class TrendAggregator: PartSink {
             }
             best[i] = (s, n)
         }
-        let names = keys.keys
+        // Authors by handle (SPEC §16), ordered as shown.
+        let names = keys.keys.map { HandleBook.shared.printed($0) }
         for i in rows.indices {
             let authors = byAuthor[i].sorted {
                 $0.tweets != $1.tweets ? $0.tweets > $1.tweets : names[Int($0.author)].precedesInUTF8(names[Int($1.author)])
@@ -288,7 +290,7 @@ public final class TrendAggregator: PartSink {
             rows[i].topAuthors = authors.prefix(3).map { names[Int($0.author)] }
             let k = Int(rows[i].mentionID)
             rows[i].exampleIDs = (k < details[t].earliest.count ? details[t].earliest[k].items : []).map { PostIdentity.text(of: $0.id) }
-            rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }
+            rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }
         }
     }
 }

@@ -44,6 +44,11 @@ extension Term {
                                 + "'\(bad.escaped(asASCII: false))': did you mean #\(body.prefix { TwitterText.isHashtagCharacter($0.unicodeScalars.first!) })?")
             }
         case .user, .author:
+            // SPEC §16: a Mastodon account `user@host` and a Bluesky account by DID are keys as posts carry them.
+            if let account = try Term.socialAccount(body, raw: raw) {
+                self.init(kind: kind, key: account)
+                return
+            }
             if let bad = body.unicodeScalars.first(where: { !TwitterText.isScreenNameCharacter($0) }) {
                 throw TermError(term: raw, reason: "a screen name holds only the letters A-Z, digits and _, so no name can contain "
                                 + "'\(bad.escaped(asASCII: false))'")
@@ -76,6 +81,44 @@ extension Term {
 }
 
 extension Term {
+    /// The key of a `@name` or `from:name` term that names an account of
+    /// another platform (SPEC §16), as the posts' keys hold it: a Mastodon
+    /// `user@host` (lowercased), a Bluesky DID (`did:plc:…`); nil for a
+    /// Twitter screen name. A Bluesky handle (`alice.bsky.social`) is refused
+    /// with what to give instead: accounts are keyed by DID, and which DID a
+    /// handle names is known only once every input has been read.
+    static func socialAccount(_ body: Substring, raw: String) throws(TermError) -> String? {
+        let scalars = body.unicodeScalars
+        func isASCIIWord(_ c: Unicode.Scalar) -> Bool {
+            (c.value | 0x20) &- 0x61 < 26 || c.value &- 0x30 < 10 || c == "_"
+        }
+        if body.lowercased().hasPrefix("did:") {
+            guard scalars.dropFirst(4).contains(":"),
+                  !scalars.contains(where: { !(isASCIIWord($0) || $0 == "." || $0 == "-" || $0 == ":" || $0 == "%") }) else {
+                throw TermError(term: raw, reason: "a Bluesky account's DID is did:METHOD:ID (did:plc:… or did:web:…), "
+                                + "of letters, digits and . _ - : %")
+            }
+            return MentionKey.normalize(String(body))
+        }
+        if let at = body.firstIndex(of: "@") {
+            let user = body[..<at], host = body[body.index(after: at)...]
+            guard !user.isEmpty, host.contains("."), !host.hasPrefix("."), !host.hasSuffix("."),
+                  !user.unicodeScalars.contains(where: { !(isASCIIWord($0) || $0 == "." || $0 == "-") }),
+                  !host.unicodeScalars.contains(where: { !(isASCIIWord($0) || $0 == "." || $0 == "-") }) else {
+                throw TermError(term: raw, reason: "a Mastodon account is user@host (letters, digits and _ . - in each), "
+                                + "as in @ann@mastodon.social")
+            }
+            return MentionKey.normalize(String(body))
+        }
+        if body.contains("."), !scalars.contains(where: { !(isASCIIWord($0) || $0 == "." || $0 == "-") }) {
+            throw TermError(term: raw, reason: "a screen name holds only the letters A-Z, digits and _, so no name can contain '.'; "
+                            + "as a Bluesky handle, '\(body)' names no account here: smashtag keys Bluesky accounts by DID "
+                            + "(a handle changes hands), so give the account's DID, @did:plc:… or from:did:plc:… "
+                            + "(its posts' at://DID/… URIs hold it, as posts and trend print them)")
+        }
+        return nil
+    }
+
     /// A character of a cashtag's name: twitter-text's ASCII letters, `.`
     /// and `_`, and digits, which the API's `symbols` entities may hold.
     static func isSymbolCharacter(_ c: Unicode.Scalar) -> Bool {

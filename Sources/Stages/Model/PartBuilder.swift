@@ -139,11 +139,13 @@ extension PartBuilder {
     ///     carry is left out.
     ///   - unknown: its kind and spellings are unknown (a tweet stored before schema version 4).
     ///   - time: its creation time when `fields.times` (nil: unknown).
+    ///   - retweetOf: the post it retweets, when `fields.references` (SPEC §15).
     /// - Returns: how many distinct mentions it carries.
     @discardableResult
     mutating func append<Key, Mentions: Sequence>(id: UInt64, mask: UInt64, mentions: Mentions, text: (Key) -> String?,
                                                   retweet: Bool = false, author: Key? = nil, unknown: Bool = false,
-                                                  spellings: [(mention: Key, spelling: String)] = [], time: Int64? = nil) -> Int
+                                                  spellings: [(mention: Key, spelling: String)] = [], time: Int64? = nil,
+                                                  retweetOf: UInt64? = nil) -> Int
     where Numbering == KeyedNumbering<Key>, Mentions.Element == Key {
         startPost(id, mask: mask)
         numbering.distinct.removeAll()
@@ -153,6 +155,10 @@ extension PartBuilder {
         endMentions()
         if fields.times { addTime(time) }
         if fields.kinds { part.retweets.append(retweet) }
+        if fields.references {
+            // SPEC §15: a retweet names only what it retweets (a resolved Bluesky repost, `RepostJoin`).
+            addReferences(retweet: retweetOf ?? PostPart.noPost, quote: PostPart.noPost, reply: PostPart.noPost)
+        }
         if fields.authors { part.authors.append(author.flatMap { index($0, text) } ?? -1) }
         if fields.spellings {
             numbering.written.removeAll()

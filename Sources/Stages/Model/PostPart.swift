@@ -102,6 +102,10 @@ public struct PostPart: Sendable {
     /// and every post a tweet embeds (`references`).
     public internal(set) var copies = PostCopies()
 
+    /// Bluesky reposts waiting for their subjects, and what every Bluesky
+    /// post read says a repost of it carries (SPEC §16); empty for tweets.
+    public internal(set) var joins = RepostJoins()
+
     /// Whether post i's kind and spellings are unknown (a stored tweet
     /// ingested before schema version 4); empty when none is.
     public internal(set) var unknownFacts: [Bool] = []

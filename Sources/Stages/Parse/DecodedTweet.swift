@@ -53,6 +53,15 @@ public struct DecodedTweet {
     /// The posts it retweets and replies to, and the copies of the posts it
     /// names, when the decoder reads references (`posts`, SPEC §15).
     var references = References()
+    /// The `PostIdentity` of the post a Bluesky repost or a Mastodon reblog
+    /// retweets (its `subject.uri`, its reblogged status's `uri`), whatever the
+    /// decoder reads (SPEC §16).
+    var retweetedIdentity: UInt64?
+
+    /// Whether it is a Bluesky repost: a retweet of `retweetedIdentity` whose
+    /// mentions are its subject's, joined at the end of a run (SPEC §16).
+    @inline(__always)
+    var joinsSubject: Bool { platform == .bluesky && retweetedIdentity != nil }
 
     /// What SPEC §15 reads of a tweet besides `quoted`.
     struct References {
@@ -72,6 +81,8 @@ public struct DecodedTweet {
         var author = AuthorRef()
         var createdAt: ByteSpan?
         var text: ByteSpan?
+        /// Whether `id` is a `PostIdentity` already (a reblogged status's URI), not a tweet id.
+        var isIdentity = false
     }
 
     /// What a retweet carries of the tweet it retweets (SPEC §4).

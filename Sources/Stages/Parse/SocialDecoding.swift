@@ -402,6 +402,14 @@ extension TweetDecoder {
                 t.retweeted = DecodedTweet.Retweeted(hashtags: inner.hashtags, users: inner.users, author: inner.author,
                                                      text: inner.text, symbols: 0..<0, links: inner.links, quoted: nil)
                 t.markedRetweet = true
+                if let uri = rx.uri, !uri.isEmpty {
+                    let id = PostIdentity.interned(record.string(uri))
+                    t.retweetedIdentity = id
+                    if readsReferences {
+                        t.references.retweetedCopy = DecodedTweet.Copy(id: id, author: inner.author, createdAt: inner.createdAt,
+                                                                        text: inner.text, isIdentity: true)
+                    }
+                }
             }
         case .bluesky:
             t.author = DecodedTweet.AuthorRef(name: x.did ?? x.authorDID, id: nil)
@@ -415,12 +423,14 @@ extension TweetDecoder {
                 t.lang = joined(r.langs)
                 if let text = r.text { spellHandles(r, text: text) }
                 if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
-                    // A repost: a retweet of its subject (whose mentions it does not carry unless the subject is decoded with it).
+                    // A repost: a retweet of its subject, whose mentions and text it
+                    // carries once the run has read the subject (`RepostJoin`).
                     t.markedRetweet = true
                     t.text = nil
                     t.hashtags = 0..<0
                     t.users = 0..<0
                     t.links = 0..<0
+                    if let subject = r.subject, !subject.isEmpty { t.retweetedIdentity = PostIdentity.interned(record.string(subject)) }
                 }
             }
         case .twitter:

@@ -10,8 +10,13 @@ final class MatchCollector: TweetConsumer {
     /// - Parameters:
     ///   - facts: what each matching tweet carries besides its mentions (SPEC §12.3's columns).
     ///   - times: whether it carries its creation time (`--by`; the scanner's filter has left out tweets without one).
+    /// Whether a word term asks for the texts of reposts' subjects.
+    private let wordTerms: Bool
+    private var seen = SeenSpellings()
+
     init(terms: [Term], table: MentionTable, facts: PostFields = .init(), times: Bool = false) {
         let extracted = facts.mentionKinds.union(Term.kinds(matching: terms))
+        wordTerms = terms.contains { $0.kind == .word }
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms, table: table)
         var fields = facts
@@ -32,6 +37,44 @@ final class MatchCollector: TweetConsumer {
 
     func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
         builder.appendCopies(of: tweet, in: record, table: table)
+    }
+
+    /// SPEC §16: Bluesky reposts wait for their subjects, matched at the run's end (`RepostJoin`).
+    var joinsReposts: Bool { true }
+
+    /// What Bluesky post `tweet` (not a repost) says a repost of it carries:
+    /// its mentions of every kind extracted but the poster (a repost's poster
+    /// is who reposted), their spellings, and its text when a word term asks.
+    func noteSubject(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
+                     reading: TweetReading) {
+        var keys: [String] = []
+        for id in mentions.ids {
+            let key = table.key(Int(id))
+            if key.signedKind != .poster { keys.append(key) }
+        }
+        let text = wordTerms ? record.fullText(of: tweet).map(record.string) : nil
+        guard !keys.isEmpty || text != nil else { return }
+        var spellings: [(key: String, spelling: String)] = []
+        if builder.fields.spellings {
+            TweetSpellings.forEach(tweet, in: record, table: table, mentions: mentions, reading: reading,
+                                   kinds: builder.fields.mentionKinds, seen: &seen) { id, written, _ in
+                let key = table.key(Int(id))
+                if key.signedKind != .poster { spellings.append((key, written ?? key)) }
+            }
+        }
+        builder.add(subject: RepostJoins.Subject(id: tweet.identity, keys: keys, spellings: spellings, text: text))
+    }
+
+    /// Bluesky repost `tweet`, kept by the filters: it waits for its subject.
+    func pend(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
+        var author: String?, spelling: String?
+        if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
+            author = table.key(Int(id))
+            spelling = "@" + record.spelling(a)
+        }
+        builder.add(repost: RepostJoins.Repost(id: tweet.identity, subject: tweet.retweetedIdentity ?? PostPart.noPost,
+                                               author: author, authorSpelling: spelling,
+                                               time: record.createdAt(of: tweet) ?? PostPart.unknownTime))
     }
 
     /// A piece leaves at a unit's or batch's end; matches are few.

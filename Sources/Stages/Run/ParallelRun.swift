@@ -52,8 +52,12 @@ public struct ParallelRun {
         if pairLimit != .max { ledger.overLimit = OverLimitTweets(limit: pairLimit) }
         let (terms, facts, times) = (self.terms, self.facts, self.times)
         let parallel = sink as? ParallelPartSink
-        parallel?.begin(workers: jobs)
+        // One more table than workers: the reposts joined after the last input (SPEC §16) are counted in their own.
+        parallel?.begin(workers: jobs + 1)
         let workers = WorkerNumbers()
+        // SPEC §16: Bluesky reposts are matched once every subject has been read,
+        // unless the sink carries them on (extract lines).
+        let join = sink is RepostCarryingSink ? nil : RepostJoin()
         engine.run(units, control: control, ledger: ledger, consumer: { table in
             let collector = MatchCollector(terms: terms, table: table, facts: facts, times: times)
             if let parallel {
@@ -62,7 +66,23 @@ public struct ParallelRun {
             }
             return collector
         }) { piece in
+            if let join, !piece.part.joins.isEmpty { join.add(piece.part.joins) }
             sink.add(piece.part)
+        }
+        if let join, !join.isEmpty {
+            var fields = facts
+            fields.times = times
+            let part = join.resolved(terms: terms, fields: fields, counted: facts.mentionKinds)
+            if pairLimit != .max {
+                // A joined repost over --max-pair-mentions is named as any post (without its place: it has two).
+                for i in 0..<part.count where part.mentions(of: i).count > pairLimit {
+                    ledger.overLimit.note(OverLimitTweet(id: part.tweetIDs[i], mentions: part.mentions(of: i).count))
+                }
+            }
+            if part.count > 0 {
+                parallel?.prepare(part, worker: jobs)
+                sink.add(part)
+            }
         }
         return ledger
     }

@@ -59,7 +59,7 @@ extension PartBuilder where Numbering == TableNumbering {
     private mutating func appendReferences(of tweet: DecodedTweet) {
         let r = tweet.references
         if r.retweeted != nil || tweet.markedRetweet == true {
-            addReferences(retweet: r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost,
+            addReferences(retweet: tweet.retweetedIdentity ?? r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost,
                           quote: PostPart.noPost, reply: PostPart.noPost)
         } else {
             addReferences(retweet: PostPart.noPost,
@@ -77,7 +77,7 @@ extension PartBuilder where Numbering == TableNumbering {
             return builder.local(id, table)
         }
         let own = author(record.author(of: tweet), &self)
-        addCopy(PostIdentity.of(tweetID: tweet.id), own: true, author: own,
+        addCopy(tweet.identity, own: true, author: own,
                 time: record.createdAt(of: tweet), text: fields.texts ? record.fullText(of: tweet).map(record.string) : nil)
         let r = tweet.references
         for c in [r.retweetedCopy, r.quotedCopy, r.repliedCopy] {
@@ -85,7 +85,8 @@ extension PartBuilder where Numbering == TableNumbering {
             let a = author(record.name(c.author), &self), t = record.time(c.createdAt), text = fields.texts ? c.text : nil
             // A copy that says nothing of its post adds nothing.
             if a >= 0 || t != nil || text != nil {
-                addCopy(PostIdentity.of(tweetID: c.id), own: false, author: a, time: t, text: text.map(record.string))
+                addCopy(c.isIdentity ? c.id : PostIdentity.of(tweetID: c.id), own: false, author: a, time: t,
+                        text: text.map(record.string))
             }
         }
     }
@@ -132,6 +133,11 @@ extension PartBuilder where Numbering == TableNumbering {
         }
         endSpellings()
     }
+
+    /// SPEC §16: what a Bluesky post says a repost of it carries, and a
+    /// repost waiting for its subject (`RepostJoins`).
+    mutating func add(subject: RepostJoins.Subject) { part.joins.add(subject) }
+    mutating func add(repost: RepostJoins.Repost) { part.joins.add(repost) }
 
     /// The part built since the last call, its keys numbered by the worker's table; starts a fresh one.
     mutating func finish() -> PostPart {

@@ -31,6 +31,14 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
     /// Hears `tweet` of `record` before anything rules it out (when `seesEveryTweet`).
     func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable)
 
+    /// Whether Bluesky reposts wait for their subjects (SPEC §16): then every
+    /// Bluesky post is noted (`noteSubject`, before the filters and the
+    /// screen) and every repost the filters keep is pended, not taken.
+    var joinsReposts: Bool { get }
+    func noteSubject(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
+                     reading: TweetReading)
+    func pend(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable)
+
     /// Whether the piece is big enough to leave before its unit ends (so a
     /// 10 GB unit streams through the consumer instead of piling up).
     var isFull: Bool { get }
@@ -42,6 +50,10 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
 extension TweetConsumer {
     var seesEveryTweet: Bool { false }
     func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {}
+    var joinsReposts: Bool { false }
+    func noteSubject(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
+                     reading: TweetReading) {}
+    func pend(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {}
 }
 
 /// A piece's own numbering of the worker's mention keys: a piece carries

@@ -26,6 +26,8 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
     private var mentions = MentionSet()
     /// Whether the consumer hears every tweet before the filters (`posts`).
     private let seesEveryTweet: Bool
+    /// Whether Bluesky reposts wait for their subjects (SPEC §16, a report's consumer).
+    private let joinsReposts: Bool
     /// A pairs run's `--max-pair-mentions`: a kept tweet with more distinct
     /// mentions is noted in the tally, with its place (SPEC §12.5).
     var pairLimit = Int.max
@@ -44,6 +46,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         decoder.readsSymbols = extractor.kinds.has(.symbol)
         decoder.readsLinks = extractor.kinds.hasLinks
         seesEveryTweet = consumer.seesEveryTweet
+        joinsReposts = consumer.joinsReposts
         decoder.readsReferences = seesEveryTweet
         self.control = control
         self.filter = filter?.isActive == true ? filter : nil
@@ -148,6 +151,9 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         case .mastodon: tally.stats.mastodonPosts += 1
         }
         if seesEveryTweet { consumer.see(tweet, in: record, table: table) }
+        if joinsReposts && tweet.platform == .bluesky {
+            if join(tweet, of: record, using: extractor, fromText: fromText) { return }
+        }
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
             case .kept: break
@@ -165,6 +171,30 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             t.element = element
             tally.overLimit.append(t)
         }
+    }
+
+    /// SPEC §16, for Bluesky post `tweet`: a repost kept by the filters
+    /// waits for its subject (and is not taken now); any other post says what
+    /// a repost of it carries, whatever the filters and the screen make of it.
+    ///
+    /// - Returns: whether `tweet` is done with (a repost).
+    private func join(_ tweet: DecodedTweet, of record: DecodedRecord, using extractor: MentionExtractor, fromText: Bool) -> Bool {
+        if tweet.joinsSubject {
+            if let filter {
+                switch filter.judge(tweet, in: record, textMode: textMode) {
+                case .kept: break
+                case .leftOut: tally.stats.filteredOut += 1; return true
+                case .unknownTime: tally.stats.filteredOut += 1; tally.stats.unknownTime += 1; return true
+                }
+            }
+            consumer.pend(tweet, in: record, table: table)
+            return true
+        }
+        mentions.removeAll()
+        extractor.extract(tweet, in: record, table: table, into: &mentions)
+        consumer.noteSubject(tweet, in: record, table: table, mentions: mentions,
+                             reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
+        return false
     }
 
     /// Whether the consumer wants its piece to leave now.

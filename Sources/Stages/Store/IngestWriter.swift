@@ -10,7 +10,7 @@
 /// per tweet), then multi-row inserts in key order (tweets by id, links by
 /// tweet), so the B-trees are written where their pages already are.
 final class IngestWriter {
-    private let db: Database
+    let db: Database
     private let run: Int64
     private let batchSize: Int
     private let keepText: Bool
@@ -48,6 +48,9 @@ final class IngestWriter {
     /// The same for spellings.
     private var heldSpellings: Bool?
 
+    /// Whether the open batch holds a Bluesky post (its reposts may then join their subjects, SPEC §16).
+    private var batchHasBluesky = false
+
     /// Counters of the run, as of the last commit (and the open batch).
     private(set) var totals = RunTotals()
     private var batchRead = 0
@@ -78,6 +81,10 @@ final class IngestWriter {
         for i in 0..<chunk.count {
             // A tweet id below 2^63 is its row id; any other identity is a row of `identity` (schema v7).
             ids.append(try identities.storedID(of: chunk.tweetIDs[i]))
+            if !batchHasBluesky && chunk.tweetIDs[i] >= PostIdentity.internedBase
+                && PostIdentity.text(of: chunk.tweetIDs[i]).hasPrefix("at://") {
+                batchHasBluesky = true
+            }
             createdAt.append(chunk.times[i] == PostPart.unknownTime ? nil : chunk.times[i])
             authors.append(chunk.authors[i] < 0 ? nil : global[Int(chunk.authors[i])])
             for m in chunk.mentions(of: i) { mentions.append(global[Int(m)]) }
@@ -129,6 +136,8 @@ final class IngestWriter {
     func commit(outcome: String? = nil) throws(StoreError) {
         try begin()
         let new = try writeBatch()
+        // The run's end: stored reposts take their stored subjects' mentions (SPEC §16).
+        if outcome != nil { try joinReposts() }
         let s = try db.statement("""
             UPDATE run SET files = files + ?1, bytes = bytes + ?2, tweets_read = tweets_read + ?3,
                 tweets_new = tweets_new + ?4, tweets_known = tweets_known + ?5, skipped = skipped + ?6,
@@ -257,6 +266,10 @@ final class IngestWriter {
         }
         try writeCopies()
         if !tracked.isEmpty { try keepCounts(fresh) }
+        if batchHasBluesky && !fresh.isEmpty {
+            try noteBlueskyStored()
+            batchHasBluesky = false
+        }
         let insertSource = try db.statement("""
             INSERT INTO source(size, mtime_ns, fingerprint, path, run) VALUES (?1, ?2, ?3, ?4, ?5)
             ON CONFLICT(size, mtime_ns, fingerprint) DO UPDATE SET path = excluded.path, run = excluded.run
@@ -490,6 +503,69 @@ final class IngestWriter {
             }
             addTweets.reset()
             try addTweets.bind(1, Int64(tweets))
+            try addTweets.bind(2, id)
+            try addTweets.run()
+        }
+    }
+}
+
+extension IngestWriter {
+    /// The kept counts of tracked terms after reposts took their subjects'
+    /// mentions (`joinReposts`): each repost as it was stored (`old` links and
+    /// text) taken out, as it is now (`new`) put in.
+    func recount(_ changed: [(author: Int64?, old: [UInt8], new: [UInt8], oldText: String?, newText: String?)]) throws(StoreError) {
+        guard !tracked.isEmpty else { return }
+        for t in tracked.indices where tracked[t].term.mention == nil {
+            if let key = tracked[t].term.term.mentionKey {
+                let find = try db.statement("SELECT id FROM mention WHERE key = ?1")
+                try find.bind(1, key)
+                tracked[t].term.mention = try find.first { $0.int64(0) }
+            }
+        }
+        var tweetCounts = [Int64](repeating: 0, count: tracked.count)
+        var counts = [[Int64: Int64]](repeating: [:], count: tracked.count)
+        var set: [Int64] = []
+        for first in stride(from: 0, to: tracked.count, by: TermMatcher.maxTerms) {
+            let group = first..<min(first + TermMatcher.maxTerms, tracked.count)
+            let terms = StoredTerms(tracked[group].map(\.term))
+            for c in changed {
+                for (blob, text, sign) in [(c.old, c.oldText, Int64(-1)), (c.new, c.newText, Int64(1))] {
+                    blob.withUnsafeBytes { Links.mentions($0, into: &set) }
+                    var mask = terms.mask(mentions: set, author: c.author) { text.map(WordMatch.prepare) }
+                    while mask != 0 {
+                        let t = first + mask.trailingZeroBitCount
+                        mask &= mask - 1
+                        tweetCounts[t] += sign
+                        for m in set { counts[t][m, default: 0] += sign }
+                    }
+                }
+            }
+        }
+        let upsert = try db.statement("""
+            INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)
+            ON CONFLICT(term, mention) DO UPDATE SET count = count + excluded.count
+            """)
+        let lower = try db.statement("UPDATE term_count SET count = count + ?3 WHERE term = ?1 AND mention = ?2")
+        let drop = try db.statement("DELETE FROM term_count WHERE term = ?1 AND mention = ?2 AND count <= 0")
+        let addTweets = try db.statement("UPDATE term SET tweets = tweets + ?1 WHERE id = ?2")
+        for (t, (id, _)) in tracked.enumerated() {
+            for (mention, count) in counts[t].sorted(by: { $0.key < $1.key }) where count != 0 {
+                let s = count > 0 ? upsert : lower
+                s.reset()
+                try s.bind(1, id)
+                try s.bind(2, mention)
+                try s.bind(3, count)
+                try s.run()
+                if count < 0 {
+                    drop.reset()
+                    try drop.bind(1, id)
+                    try drop.bind(2, mention)
+                    try drop.run()
+                }
+            }
+            guard tweetCounts[t] != 0 else { continue }
+            addTweets.reset()
+            try addTweets.bind(1, tweetCounts[t])
             try addTweets.bind(2, id)
             try addTweets.run()
         }

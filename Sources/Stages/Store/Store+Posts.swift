@@ -43,6 +43,8 @@ extension Store {
         }
         try db.beginRead()
         defer { db.endRead() }
+        // Bluesky authors are shown by handle (SPEC §16), as a report of the dumps shows them.
+        try loadHandles()
         var targets: [StoredTerm] = []
         for term in terms { targets.append(try storedTerm(term)) }
         let stored = StoredTerms(targets)
