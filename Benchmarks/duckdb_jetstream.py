@@ -19,10 +19,11 @@ tags hold no white space but spaces.
 
 import argparse
 import csv
-import os
 import sys
 
 import duckdb
+
+from duckdb_report import expand  # a folder stands for the files in it
 
 FEATURE = 'STRUCT("$type" VARCHAR, tag VARCHAR)'
 COLUMNS = {
@@ -73,16 +74,6 @@ GROUP BY mention
 HAVING count(DISTINCT uri) >= $min_count
 ORDER BY count DESC, mention
 """
-
-
-def expand(paths):
-    out = []
-    for p in paths:
-        if os.path.isdir(p):
-            out += sorted(os.path.join(p, n) for n in os.listdir(p) if not n.startswith("."))
-        else:
-            out.append(p)
-    return out
 
 
 def main():
