@@ -311,8 +311,9 @@ extension TweetDecoder {
         if x.hasAccount || x.content != nil && x.uri != nil {
             // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
             f.platform = .mastodon
-            if let uri = x.uri, !uri.isEmpty {
-                f.id = PostIdentity.interned(record.string(uri))
+            // A `uri` that is no URI (no scheme, white space) could not be written out and read back: none.
+            if let uri = x.uri.map(record.string), PostIdentity.isURI(uri) {
+                f.id = PostIdentity.interned(uri)
                 f.idState = .valid
             } else {
                 f.idState = .absent
@@ -338,6 +339,7 @@ extension TweetDecoder {
             }
             guard let did = x.did, !did.isEmpty, let rkey = x.rkey, !rkey.isEmpty, x.record != nil else { return }
             let uri = "at://" + record.string(did) + "/" + record.string(collection) + "/" + record.string(rkey)
+            guard PostIdentity.isURI(uri) else { return }
             f.id = PostIdentity.interned(uri)
             f.idState = .valid
             return
@@ -345,11 +347,11 @@ extension TweetDecoder {
         if x.record != nil || x.authorDID != nil {
             // A post view: its AT-URI, its author's DID (and handle, for the book), its record.
             f.platform = .bluesky
-            guard let uri = x.uri, !uri.isEmpty, let did = x.authorDID, !did.isEmpty, x.record != nil else {
+            guard let uri = x.uri.map(record.string), PostIdentity.isURI(uri), let did = x.authorDID, !did.isEmpty, x.record != nil else {
                 f.idState = .absent
                 return
             }
-            f.id = PostIdentity.interned(record.string(uri))
+            f.id = PostIdentity.interned(uri)
             f.idState = .valid
             if let handle = x.authorHandle, !handle.isEmpty {
                 let time = x.indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
@@ -385,6 +387,12 @@ extension TweetDecoder {
                 t.retweeted = DecodedTweet.Retweeted(hashtags: inner.hashtags, users: inner.users, author: inner.author,
                                                      text: inner.text, symbols: 0..<0, links: inner.links, quoted: nil)
                 t.markedRetweet = true
+                // What `posts` counts (SPEC §15): the reblogged status, and this copy of it.
+                if readsReferences, objects[rb].idState == .valid {
+                    t.references.retweeted = objects[rb].id
+                    t.references.retweetedCopy = DecodedTweet.Copy(id: objects[rb].id, author: inner.author,
+                                                                   createdAt: objects[rb].createdAt, text: inner.text)
+                }
             }
         case .bluesky:
             t.author = DecodedTweet.AuthorRef(name: x.did ?? x.authorDID, id: nil)
@@ -400,6 +408,9 @@ extension TweetDecoder {
                 if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject (whose mentions it does not carry unless the subject is decoded with it).
                     t.markedRetweet = true
+                    if readsReferences, let subject = r.subject.map(record.string), PostIdentity.isURI(subject) {
+                        t.references.retweeted = PostIdentity.interned(subject)
+                    }
                     t.text = nil
                     t.hashtags = 0..<0
                     t.users = 0..<0
@@ -476,8 +487,8 @@ extension TweetDecoder {
             : Array(UnsafeBufferPointer(start: base + text.start, count: text.end - text.start))
         for (k, i) in r.mentions.enumerated() {
             let (a, b) = facetRanges[r.mentionRanges.lowerBound + k]
-            guard a >= 0, b > a, b <= bytes.count else { continue }
-            var spelled = String(decoding: bytes[a..<b], as: UTF8.self)
+            // A range that cuts a character (or bytes that are not UTF-8) spells no handle.
+            guard a >= 0, b > a, b <= bytes.count, var spelled = String(validating: bytes[a..<b], as: UTF8.self) else { continue }
             if spelled.hasPrefix("@") { spelled.removeFirst() }
             guard !spelled.isEmpty, !spelled.contains(where: { $0.isWhitespace }) else { continue }
             HandleBook.shared.spelled(did: record.string(record.spans[i]), handle: spelled)

@@ -61,15 +61,24 @@ final class PartBuilder {
     /// post's quoted id on it; v2 does not).
     private func appendReferences(of tweet: DecodedTweet) {
         let r = tweet.references
+        let identity = Self.identity(on: tweet.platform)
         if r.retweeted != nil || tweet.markedRetweet == true {
-            part.retweetOf.append(r.retweeted.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+            part.retweetOf.append(r.retweeted.map(identity) ?? PostPart.noPost)
             part.quoteOf.append(PostPart.noPost)
             part.replyTo.append(PostPart.noPost)
         } else {
             part.retweetOf.append(PostPart.noPost)
-            part.quoteOf.append((tweet.quoted ?? r.quotedCopy?.id).map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
-            part.replyTo.append(r.repliedTo.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+            part.quoteOf.append((tweet.quoted ?? r.quotedCopy?.id).map(identity) ?? PostPart.noPost)
+            part.replyTo.append(r.repliedTo.map(identity) ?? PostPart.noPost)
         }
+    }
+
+    /// The `PostIdentity` number of an id a post of `platform` names: a
+    /// tweet's id is numbered here, a Bluesky or Mastodon post's already is
+    /// (the decoder interned its URI).
+    private static func identity(on platform: Platform) -> (UInt64) -> UInt64 {
+        if platform == .twitter { return { PostIdentity.of(tweetID: $0) } }
+        return { $0 }
     }
 
     /// SPEC §15: what `tweet` says of posts — of itself (its own record)
@@ -80,8 +89,9 @@ final class PartBuilder {
             guard let a = name, let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) else { return -1 }
             return keys.local(id, table: table, into: &part.keys)
         }
+        let identity = Self.identity(on: tweet.platform)
         func add(_ id: UInt64, own: Bool, author: Int32, time: Int64?, text: ByteSpan?) {
-            part.copies.ids.append(PostIdentity.of(tweetID: id))
+            part.copies.ids.append(identity(id))
             part.copies.own.append(own)
             part.copies.authors.append(author)
             part.copies.times.append(time ?? PostPart.unknownTime)
