@@ -338,6 +338,29 @@ final class SocialFaultMatrixTests: XCTestCase {
         XCTAssertEqual(stored.stdout, expected, stored.stderr)
     }
 
+    /// `trend` shows a Bluesky account by its handle, as a report does
+    /// (SPEC §16): did:plc:aaa, named by the identity event, is
+    /// @alice.bsky.social, and sorts as that; bbb, named by nothing, stays its
+    /// DID. The same from extract lines and from a store. Before the fix,
+    /// trend printed `@did:plc:aaa` where the report printed the handle.
+    func testTrendShowsBlueskyAccountsByTheirHandles() throws {
+        let options = Self.day + ["--min-authors", "1", "--all", "--format", "csv", "--kinds", "user", "-q"]
+        let expected = TrendTests.header + """
+            *,user,@alice.bsky.social,@alice.bsky.social,1,1,0,0,1,0,2,new,1,@did:plc:bbb,at://did:plc:bbb/app.bsky.feed.post/g1
+            *,user,@bob@other.example,@bob@other.example,1,1,0,0,1,0,2,new,1,@ann@m.example,https://m.example/users/ann/statuses/101
+
+            """
+        let direct = try Smashtag.run(["trend", "*"] + good + options)
+        XCTAssertEqual(direct.stdout, expected, direct.stderr)
+        let lines = try Smashtag.run(["extract", "*"] + good + ["--trend", "--kinds", "user", "-q"])
+        let again = try Smashtag.run(["aggregate", "--trend"] + options, stdin: Data(lines.stdout.utf8))
+        XCTAssertEqual(again.stdout, expected, again.stderr)
+        let store = dir.appendingPathComponent("trend.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest"] + good + ["--store", store, "-q"]).status, 0)
+        let stored = try Smashtag.run(["trend", "*", "--store", store] + options)
+        XCTAssertEqual(stored.stdout, expected, stored.stderr)
+    }
+
     // MARK: Lines for aggregate --trend and --posts
 
     /// `extract --trend` lines with a line cut short, fields that are not

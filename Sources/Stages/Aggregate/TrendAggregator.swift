@@ -241,7 +241,8 @@ public final class TrendAggregator: PartSink {
                                    baseline: byTweets ? bTweets : bAuthors, minimum: minimum)
             guard keepAll || !score.score.isZero else { continue }
             let key = names[Int(m)]
-            rows.append(TrendRow(mentionID: m, mention: key, kind: key.signedKind!, currentTweets: current.tweets,
+            // A Bluesky account by its handle, as a report shows it (SPEC §16).
+            rows.append(TrendRow(mentionID: m, mention: HandleBook.shared.printed(key), kind: key.signedKind!, currentTweets: current.tweets,
                                  currentAuthors: current.authors, baselineTweets: bTweets, baselineAuthors: bAuthors, score: score))
         }
         rows.sort(by: TrendRow.order)
@@ -285,10 +286,10 @@ public final class TrendAggregator: PartSink {
             if let first = authors.first, rows[i].currentTweets > 0 {
                 rows[i].topAuthorShare = Fraction(Int128(first.tweets), Int128(rows[i].currentTweets))
             }
-            rows[i].topAuthors = authors.prefix(3).map { names[Int($0.author)] }
+            rows[i].topAuthors = authors.prefix(3).map { HandleBook.shared.printed(names[Int($0.author)]) }
             let k = Int(rows[i].mentionID)
             rows[i].exampleIDs = (k < details[t].earliest.count ? details[t].earliest[k].items : []).map { PostIdentity.text(of: $0.id) }
-            rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }
+            rows[i].display = best[i].map { HandleBook.shared.printed(spellingTexts[Int($0.spelling)]) }
         }
     }
 }
