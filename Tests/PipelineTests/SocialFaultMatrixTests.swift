@@ -309,8 +309,8 @@ final class SocialFaultMatrixTests: XCTestCase {
     /// `posts` on Bluesky and Mastodon (SPEC §15, §16): a reblog is a
     /// retweet of its status, a repost of its subject, so 101 (reblogged by
     /// 102) and g1 (reposted by ddd) are retweeted once each; ids are the
-    /// URIs, ordered by their bytes. The same from extract lines and from a
-    /// store. Before the fix, the decoder gave no references for these
+    /// URIs, ordered by their bytes. The same from extract lines, a store and
+    /// its snapshot. Before the fix, the decoder gave no references for these
     /// platforms and the part numbered their URIs' numbers again as tweet
     /// ids: no rows at all (`posts` printed its header alone).
     func testPostsCountsReblogsAndReposts() throws {
@@ -336,6 +336,10 @@ final class SocialFaultMatrixTests: XCTestCase {
         XCTAssertEqual(ingest.status, 0, ingest.stderr)
         let stored = try Smashtag.run(["posts", "*", "--store", store] + columns + ["-q"])
         XCTAssertEqual(stored.stdout, expected, stored.stderr)
+        // The store's snapshot names what a reblog and a repost retweet (its `reblog.uri`, its `subject`).
+        let snapshot = write("snapshot.ndjson", Data(try Smashtag.run(["export", "--store", store, "-q"]).stdout.utf8))
+        let fromSnapshot = try Smashtag.run(["posts", "*", snapshot] + columns + ["-q"])
+        XCTAssertEqual(fromSnapshot.stdout, expected, fromSnapshot.stderr)
     }
 
     /// `trend` shows a Bluesky account by its handle, as a report does

@@ -86,7 +86,10 @@ extension Store {
             post.text = tweets.text(3)
             post.lang = tweets.text(4)
             post.retweet = tweets.optionalInt64(5) == 1
-            if let x = tweets.optionalInt64(7) { post.references.append(try reference("retweeted", x)) }
+            if let x = tweets.optionalInt64(7) {
+                post.references.append(try reference("retweeted", x))
+                post.retweeted = try identities.text(x)
+            }
             if let x = tweets.optionalInt64(8) { post.references.append(try reference("quoted", x)) }
             if let x = tweets.optionalInt64(9) { post.references.append(try reference("replied_to", x)) }
             out += post.line
@@ -137,6 +140,8 @@ struct ExportedPost {
     var retweet = false
     /// A tweet's `referenced_tweets` entries (SPEC §15), as JSON; a retweet's first.
     var references: [String] = []
+    /// The identity of the post it retweets (a reblog's status, a repost's subject), when the store knows it.
+    var retweeted: String?
     var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
 
     var line: String {
@@ -183,7 +188,8 @@ struct ExportedPost {
             let rkey = parts.count >= 3 ? String(parts[2]) : ""
             let micros = time.map { $0 &* 1_000_000 } ?? 0
             return "{\"did\":\(Self.q(parts.first.map(String.init) ?? did)),\"time_us\":\(micros),\"kind\":\"commit\",\"commit\":{\"operation\":\"create\","
-                + "\"collection\":\"app.bsky.feed.repost\",\"rkey\":\(Self.q(rkey)),\"record\":{\"$type\":\"app.bsky.feed.repost\"\(created)}}}\n"
+                + "\"collection\":\"app.bsky.feed.repost\",\"rkey\":\(Self.q(rkey)),\"record\":{\"$type\":\"app.bsky.feed.repost\"\(created)"
+                + (retweeted.map { ",\"subject\":{\"uri\":\(Self.q($0))}" } ?? "") + "}}}\n"
         }
         var record = "{\"$type\":\"app.bsky.feed.post\"\(created)"
         if let text { record += ",\"text\":\(Self.q(text))" }
@@ -220,7 +226,7 @@ struct ExportedPost {
         out += ",\"account\":{\"acct\":\(Self.q(author ?? ""))}"
         if let lang { out += ",\"language\":\(Self.q(lang))" }
         if retweet {
-            out += ",\"content\":\"\",\"tags\":[],\"mentions\":[],\"reblog\":{" + body + "}"
+            out += ",\"content\":\"\",\"tags\":[],\"mentions\":[],\"reblog\":{" + (retweeted.map { "\"uri\":\(Self.q($0))," } ?? "") + body + "}"
         } else {
             out += "," + body
         }
