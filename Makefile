@@ -10,7 +10,8 @@
 #   make bench-spark             the Spark job in local[2] against smashtag report
 #   make bench-scanner           the bit-mask validator prototype against the report's walk
 #   make bench-limits            simdjson, libdeflate and ISA-L on the bench data (issue 16's bounds)
-#   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder
+#   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder (FUZZ_TARGET=bluesky,
+#                                mastodon, links, trend or posts: this round's decoders and commands)
 #   make asan                    every test, built with AddressSanitizer
 
 SWIFT   ?= swift
@@ -158,16 +159,42 @@ asan: deps
 # .build/fuzz/corpus between runs, crashes land in .build/fuzz/crashes/.
 # Every crash becomes a file in Tests/Fixtures/fuzz (replayed by make test).
 # FUZZ_FLAGS adds libFuzzer flags (a later -max_len=2048 wins over the default).
+# FUZZ_TARGET picks what an input is read as (Tests/StagesTests/FuzzCheck.swift):
+# stream (the framer and the decoder), bluesky, mastodon, links, trend or posts;
+# each target but stream keeps its seeds, corpus and crashes in .build/fuzz/TARGET.
+# trend's and posts' seeds are the lines `smashtag extract --trend` (`--posts`)
+# writes of the fixtures, which `aggregate --trend` (`--posts`) reads. Swift's own
+# backtracer is off: ASan and libFuzzer report a crash, with its stack.
 FUZZ_SECONDS ?= 600
 FUZZ_FLAGS   ?=
-FUZZ_DIR     ?= .build/fuzz
+FUZZ_TARGET  ?= stream
+FUZZ_DIR     ?= .build/fuzz$(if $(filter-out stream,$(FUZZ_TARGET)),/$(FUZZ_TARGET))
 FUZZ_BIN      = Tests/Fuzz/.build/release/SmashtagFuzz
+FUZZ_KINDS    = hashtag,user,symbol,url,host,domain,poster
+FUZZ_SOURCES_stream   = ../shared/corpus Tests/Fixtures
+FUZZ_SOURCES_bluesky  = ../shared/corpus/twitwi Tests/Fixtures/social
+FUZZ_SOURCES_mastodon = ../shared/corpus/mastodon-py Tests/Fixtures/social/mastodon.jsonl
+FUZZ_SOURCES_links    = ../shared/corpus Tests/Fixtures/kinds Tests/Fixtures/social
+FUZZ_SOURCES_trend    = $(FUZZ_DIR)/lines $(FUZZ_FIXTURES_trend)
+FUZZ_SOURCES_posts    = $(FUZZ_DIR)/lines $(FUZZ_FIXTURES_posts)
+FUZZ_FIXTURES_trend   = Tests/Fixtures/trend Tests/Fixtures/social Tests/Fixtures/kinds
+FUZZ_FIXTURES_posts   = Tests/Fixtures/posts Tests/Fixtures/social
+FUZZ_LINES_trend      = --trend --kinds $(FUZZ_KINDS)
+FUZZ_LINES_posts      = --posts --columns term,id,author,created_at,retweets,quotes,replies,text
 fuzz-build: deps
 	cd Tests/Fuzz && $(SWIFT) build -c release -Xswiftc -sanitize=fuzzer,address --product SmashtagFuzz
 fuzz: fuzz-build
-	python3 Tests/Fuzz/make_seeds.py $(FUZZ_DIR)/seeds ../shared/corpus Tests/Fixtures
+	@case ' stream bluesky mastodon links trend posts ' in *' $(FUZZ_TARGET) '*) ;; \
+	  *) echo "FUZZ_TARGET must be stream, bluesky, mastodon, links, trend or posts" >&2; exit 2;; esac
+ifneq ($(filter trend posts,$(FUZZ_TARGET)),)
+	$(SWIFT) build --product smashtag >&2
+	mkdir -p $(FUZZ_DIR)/lines
+	for f in $(wildcard $(addsuffix /*.json*,$(FUZZ_FIXTURES_$(FUZZ_TARGET)))); do \
+	  .build/debug/smashtag extract '*' "$$f" $(FUZZ_LINES_$(FUZZ_TARGET)) -q > $(FUZZ_DIR)/lines/$$(echo "$$f" | tr / _).txt || true; done
+endif
+	python3 Tests/Fuzz/make_seeds.py --target $(FUZZ_TARGET) $(FUZZ_DIR)/seeds $(FUZZ_SOURCES_$(FUZZ_TARGET))
 	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/crashes
-	$(FUZZ_BIN) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds -max_total_time=$(FUZZ_SECONDS) \
+	FUZZ_TARGET=$(FUZZ_TARGET) SWIFT_BACKTRACE=enable=no $(FUZZ_BIN) $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/crashes/ $(FUZZ_FLAGS)
 

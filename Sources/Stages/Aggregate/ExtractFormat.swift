@@ -85,7 +85,8 @@
 /// each carrying its subject's mentions, as the report of the same inputs does.
 ///
 /// Terms and mentions are normalised (`#stanford`, `@nasa`, `from:jack`);
-/// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`.
+/// a backslash, tab, CR or LF inside them is written `\\`, `\t`, `\r`, `\n`,
+/// and a space that ends one `\s` (a line's last field would lose it).
 /// A tweet's lines for one term are consecutive, and they are one copy of
 /// it: a copy read right after another (a duplicated line) is not written,
 /// so that consecutive lines never merge two copies. Outputs of several
@@ -121,9 +122,12 @@ public enum ExtractFormat {
     static let unsigned = "a mention without its kind's sign (# hashtag, @ user, $ symbol, + url, ^ host, = domain, ! poster)"
 
     static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
+        // A line's white space at its end is trimmed as it is read (`LineFraming`):
+        // a field's last space is written `\s`, so a line's last field keeps it.
+        let spaceAtEnd = s.utf8.last == 0x20
+        guard spaceAtEnd || s.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return s }
         var out = ""
-        for ch in s.unicodeScalars {
+        for ch in s.unicodeScalars.dropLast(spaceAtEnd ? 1 : 0) {
             switch ch {
             case "\\": out += "\\\\"
             case "\t": out += "\\t"
@@ -132,6 +136,7 @@ public enum ExtractFormat {
             default: out.unicodeScalars.append(ch)
             }
         }
+        if spaceAtEnd { out += "\\s" }
         return out
     }
 
@@ -146,6 +151,7 @@ public enum ExtractFormat {
             case "t": out += "\t"
             case "n": out += "\n"
             case "r": out += "\r"
+            case "s": out += " "
             default: return nil
             }
         }

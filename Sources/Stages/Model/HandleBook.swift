@@ -23,6 +23,11 @@ public final class HandleBook: Sendable {
 
     public init() {}
 
+    /// Forgets every handle (the fuzzer's inputs are each a run of their own).
+    public func removeAll() {
+        state.withLock { s in s = State() }
+    }
+
     /// An identity event or a post view: `did` is `handle` as of `time` (microseconds since 1970).
     public func name(did: String, handle: String, time: Int64) {
         state.withLock { s in

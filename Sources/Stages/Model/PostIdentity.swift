@@ -99,7 +99,13 @@ public enum PostIdentity {
     /// (a tweet id of up to 64 bits) or a URI (`scheme://…`); nil for anything else.
     public static func parse(_ s: Substring) -> UInt64? {
         if let id = UInt64(s) { return of(tweetID: id) }
-        guard s.contains("://"), !s.contains(where: { $0.isWhitespace }) else { return nil }
+        guard isURI(s) else { return nil }
         return interned(String(s))
+    }
+
+    /// Whether `s` can be a post's URI identity: `scheme://…` without white
+    /// space, so that extract lines carry it and `parse` reads it back.
+    public static func isURI<S: StringProtocol>(_ s: S) -> Bool {
+        s.contains("://") && !s.contains(where: { $0.isWhitespace })
     }
 }

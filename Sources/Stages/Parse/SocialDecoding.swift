@@ -327,15 +327,18 @@ extension TweetDecoder {
                 return
             }
             guard let did = x.did, !did.isEmpty, let rkey = x.rkey, !rkey.isEmpty, x.record != nil else { return }
-            f.id = atURI(did: did, collection: collection, rkey: rkey)
+            // A DID or rkey with white space makes no URI that extract lines could carry: no identity.
+            guard let id = atURI(did: did, collection: collection, rkey: rkey) else { return }
+            f.id = id
             f.idState = .valid
             return
         }
         if x.hasAccount || x.content != nil && x.uri != nil {
             // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
             f.platform = .mastodon
-            if let uri = x.uri, !uri.isEmpty {
-                f.id = PostIdentity.interned(record.string(uri))
+            // A `uri` that is no URI (no scheme, white space) could not be written out and read back: none.
+            if let uri = x.uri.map(record.string), PostIdentity.isURI(uri) {
+                f.id = PostIdentity.interned(uri)
                 f.idState = .valid
             } else {
                 f.idState = .absent
@@ -345,11 +348,11 @@ extension TweetDecoder {
         if x.record != nil || x.authorDID != nil {
             // A post view: its AT-URI, its author's DID (and handle, for the book), its record.
             f.platform = .bluesky
-            guard let uri = x.uri, !uri.isEmpty, let did = x.authorDID, !did.isEmpty, x.record != nil else {
+            guard let uri = x.uri.map(record.string), PostIdentity.isURI(uri), let did = x.authorDID, !did.isEmpty, x.record != nil else {
                 f.idState = .absent
                 return
             }
-            f.id = PostIdentity.interned(record.string(uri))
+            f.id = PostIdentity.interned(uri)
             f.idState = .valid
             if let handle = x.authorHandle, !handle.isEmpty {
                 let time = x.indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
@@ -363,7 +366,7 @@ extension TweetDecoder {
 
     /// The identity of `at://DID/COLLECTION/RKEY`, put together as bytes
     /// (a string only the first time the URI is met).
-    private func atURI(did: ByteSpan, collection: ByteSpan, rkey: ByteSpan) -> UInt64 {
+    private func atURI(did: ByteSpan, collection: ByteSpan, rkey: ByteSpan) -> UInt64? {
         uriBytes.removeAll(keepingCapacity: true)
         func append(_ span: ByteSpan) {
             let raw = UnsafeBufferPointer(start: base + span.start, count: span.end - span.start)
@@ -375,6 +378,12 @@ extension TweetDecoder {
         append(collection)
         uriBytes.append(UInt8(ascii: "/"))
         append(rkey)
+        if uriBytes.contains(where: { $0 >= 0x80 }) {
+            // Other text: white space as Swift's `isURI` knows it (NBSP, the line separators, …).
+            guard PostIdentity.isURI(String(decoding: uriBytes, as: UTF8.self)) else { return nil }
+        } else if uriBytes.contains(where: Self.isASCIISpace) {
+            return nil
+        }
         return uriBytes.withUnsafeBytes { PostIdentity.interned(bytes: $0) }
     }
 
@@ -402,8 +411,9 @@ extension TweetDecoder {
                 t.retweeted = DecodedTweet.Retweeted(hashtags: inner.hashtags, users: inner.users, author: inner.author,
                                                      text: inner.text, symbols: 0..<0, links: inner.links, quoted: nil)
                 t.markedRetweet = true
-                if let uri = rx.uri, !uri.isEmpty {
-                    let id = PostIdentity.interned(record.string(uri))
+                // What `posts` counts (SPEC §15): the reblogged status (when its `uri` is one), and this copy of it.
+                if objects[rb].idState == .valid {
+                    let id = objects[rb].id
                     t.retweetedIdentity = id
                     if readsReferences {
                         t.references.retweetedCopy = DecodedTweet.Copy(id: id, author: inner.author, createdAt: inner.createdAt,
@@ -430,7 +440,10 @@ extension TweetDecoder {
                     t.hashtags = 0..<0
                     t.users = 0..<0
                     t.links = 0..<0
-                    if let subject = r.subject, !subject.isEmpty { t.retweetedIdentity = PostIdentity.interned(record.string(subject)) }
+                    // A subject that is no URI (white space, no scheme) could not be written out and read back: none.
+                    if let subject = r.subject.map(record.string), PostIdentity.isURI(subject) {
+                        t.retweetedIdentity = PostIdentity.interned(subject)
+                    }
                 }
             }
         case .twitter:
@@ -527,7 +540,8 @@ extension TweetDecoder {
                 guard !name.isEmpty, !name.contains(where: Self.isASCIISpace) else { continue }
                 spelled = String(decoding: name, as: UTF8.self)
             } else {
-                var s = String(decoding: range, as: UTF8.self)
+                // A range that cuts a character (or bytes that are not UTF-8) spells no handle.
+                guard var s = String(validating: range, as: UTF8.self) else { continue }
                 if s.hasPrefix("@") { s.removeFirst() }
                 guard !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else { continue }
                 spelled = s

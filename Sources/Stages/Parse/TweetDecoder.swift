@@ -619,8 +619,8 @@ public enum RejectedObject: Equatable, Sendable {
         case .noID: return "not a tweet: the object has no id"
         case .badID: return "not a tweet: its id is not an unsigned 64-bit decimal integer"
         case .notAnObject: return "not a tweet: expected a JSON object"
-        case .noURI: return "not a post: a Mastodon status without its uri"
-        case .noBlueskyPost: return "not a post: a Bluesky post needs its author's DID, its record and its AT-URI (or collection and record key)"
+        case .noURI: return "not a post: a Mastodon status without its uri (scheme://…, no white space)"
+        case .noBlueskyPost: return "not a post: a Bluesky post needs its author's DID, its record and its AT-URI (or collection and record key), without white space"
         }
     }
 }

@@ -220,9 +220,9 @@ public final class UnitScanner: RecordHandler {
 
     public init(terms: [Term], extractor: MentionExtractor = EntitiesExtractor(),
                 textExtractor: MentionExtractor? = nil, control: RunControl,
-                filter: TweetFilter? = nil, facts: PostFields = .init()) {
+                filter: TweetFilter? = nil, facts: PostFields = .init(), times: Bool = false) {
         scanner = TweetScanner(extractor: extractor, textExtractor: textExtractor, control: control, filter: filter) {
-            MatchCollector(terms: terms, table: $0, facts: facts)
+            MatchCollector(terms: terms, table: $0, facts: facts, times: times)
         }
     }
 

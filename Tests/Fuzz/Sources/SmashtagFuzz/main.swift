@@ -12,6 +12,25 @@ func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
                          _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
                          _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
 
+/// Writes `text` to standard error.
+func say(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// What the inputs are read as: `FUZZ_TARGET` (stream, bluesky, mastodon,
+/// links, trend or posts), stream when unset.
+let fuzzTarget: FuzzCheck.Target = {
+    let name = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? ""
+    if name.isEmpty { return .stream }
+    guard let target = FuzzCheck.Target(rawValue: name) else {
+        say("SmashtagFuzz: FUZZ_TARGET must be one of \(FuzzCheck.Target.allCases.map(\.rawValue).joined(separator: ", ")), not '\(name)'\n")
+        exit(2)
+    }
+    return target
+}()
+say("SmashtagFuzz: target \(fuzzTarget.rawValue)\n")
+
 var argc = CommandLine.argc
 var argv = CommandLine.unsafeArgv
 exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzOneInput(data, size) })
