@@ -223,6 +223,25 @@ final class TrendTests: XCTestCase {
         }
     }
 
+    func testTheFirstCopyCountsWhateverItsTime() throws {
+        // Post 900 is read first dated March 1 (in no window), then again dated March 7: the second
+        // read is a duplicate (SPEC §6), so #late has 901 alone now: 1 tweet, 1 author, none before:
+        // e = 1, score 0 (under 5 authors), ratio 2/1, steady. Counting the later copy would give 2.
+        let dir = try temporaryFolder()
+        let file = dir.appendingPathComponent("late.jsonl")
+        func tweet(_ id: Int, _ day: Int, _ author: String) -> String {
+            "{\"created_at\":\"Sat Mar 0\(day) 12:00:00 +0000 2020\",\"id\":\(id),\"id_str\":\"\(id)\",\"text\":\"#late\","
+                + "\"user\":{\"screen_name\":\"\(author)\"},\"entities\":{\"hashtags\":[{\"text\":\"late\"}],\"user_mentions\":[]}}\n"
+        }
+        try (tweet(900, 1, "z1") + tweet(901, 7, "z2") + tweet(900, 7, "z1")).write(to: file, atomically: true, encoding: .utf8)
+        let expected = Self.header + "*,hashtag,#late,#late,1,1,0,0,1,0,2,steady,1,@z2,901\n"
+        XCTAssertEqual(try trend(["*", file.path, "--all", "-q"] + Self.day).stdout, expected)
+        let extract = try Smashtag.run(["extract", "*", file.path, "--trend", "-q"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let aggregated = try Smashtag.run(["aggregate", "--trend", "--all", "-q"] + Self.day, stdin: Data(extract.stdout.utf8))
+        XCTAssertEqual(aggregated.stdout, expected, aggregated.stderr)
+    }
+
     func testAggregateTrendRefusesLinesWithoutTimes() throws {
         let plain = try Smashtag.run(["extract", "*", Self.rise])
         let r = try Smashtag.run(["aggregate", "--trend", "--current", "1d"], stdin: Data(plain.stdout.utf8))

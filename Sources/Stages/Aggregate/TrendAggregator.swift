@@ -152,24 +152,33 @@ public final class TrendAggregator: PartSink {
         var partSpellings: [Int32]?
         for i in 0..<e.count {
             let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
+            let id = e.tweetIDs[i]
+            // The first copy of a post counts (SPEC §6), whatever its time: a later copy
+            // with another `created_at` is a duplicate, as `extract` lines carry the first.
+            var fresh: UInt64 = 0
+            var terms = e.termMasks[i]
+            while terms != 0 {
+                let t = terms.trailingZeroBitCount
+                terms &= terms - 1
+                if seen[t].insert(id) { fresh |= 1 << UInt64(t) } else { duplicates += 1 }
+            }
+            guard fresh != 0 else { continue }
             guard time != PostPart.unknownTime else { unknownTime += 1; continue }
             if oldest.map({ time < $0 }) ?? true { oldest = time }
             if newest.map({ time > $0 }) ?? true { newest = time }
             guard hull.contains(time) else { continue }
             let inCurrent = all[0].contains(time)
             guard inCurrent || all.dropFirst().contains(where: { $0.contains(time) }) else { continue }
-            let id = e.tweetIDs[i]
             let author: Int32? = i < e.authors.count && e.authors[i] >= 0 ? global[Int(e.authors[i])] : nil
             wantedOfPost.removeAll(keepingCapacity: true)
             for m in e.mentions(of: i) {
                 let g = global[Int(m)]
                 if isWanted(g) { wantedOfPost.append(g) }
             }
-            var mask = e.termMasks[i]
+            var mask = fresh
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                guard seen[t].insert(id) else { duplicates += 1; continue }
                 for w in all.indices where all[w].contains(time) {
                     let slot = t * all.count + w
                     tallies[slot].total += 1
