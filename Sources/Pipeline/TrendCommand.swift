@@ -79,7 +79,9 @@ struct TrendCommand: Command {
 
     The summary on stderr names both windows, and says when the current window
     ends after the newest matching tweet read (partial) or the baseline starts
-    before the oldest. --min-count, --columns and --by do not apply (usage error).
+    before the oldest; with --store, which reads only the posts of the windows'
+    span, after the newest or before the oldest post in the store.
+    --min-count, --columns and --by do not apply (usage error).
 
     MEMORY: per term and window, a count per mention and per (mention, author);
     dedup keeps the ids of the windows' tweets per term.
@@ -187,11 +189,15 @@ struct TrendCommand: Command {
             if let code = Self.write(trends, output: output, summary: items, console: console, interrupts: interrupts) { return code }
             if !quiet {
                 let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                Console.writeStderr("smashtag: store \(VisibleText.escaped(path)), \(scanned.tweets) tweets; in the current window "
+                Console.writeStderr("smashtag: store \(VisibleText.escaped(path)), \(scanned.tweets) posts read of the windows' span; in the current window "
                                     + trends.map { "\($0.term): \($0.currentTweets)" }.joined(separator: ", ")
                                     + "; left out \(scanned.leftOut) by \(filters.filter.description) (\(scanned.unknownTime) of unknown time)"
                                     + String(format: "; %.2f s\n", elapsed))
-                for line in trend.lines(windows, oldest: aggregator.oldest, newest: aggregator.newest) { console.warn(line) }
+                // The store reads its windows' span alone: what lies before or after is told by the store's own ends.
+                let times = try store.postTimes()
+                for line in trend.lines(windows, oldest: times?.oldest, newest: times?.newest, read: "post in the store") {
+                    console.warn(line)
+                }
             }
             return 0
         } catch let error as StoreError {

@@ -87,8 +87,10 @@ struct TrendOptions {
 
     /// What the run summary says of the windows, and of a current window
     /// that ends after the newest tweet read or a baseline that starts
-    /// before the oldest (lines without `smashtag: `).
-    func lines(_ w: TrendWindows, oldest: Int64?, newest: Int64?) -> [String] {
+    /// before the oldest (lines without `smashtag: `). `read` names what
+    /// `oldest` and `newest` are of: the matching tweets a run over dumps
+    /// read, or every post of a store (which reads its windows' span alone).
+    func lines(_ w: TrendWindows, oldest: Int64?, newest: Int64?, read: String = "matching tweet read") -> [String] {
         var how = "--current \(w.currentText)"
         if case .last = w.currentOption {
             how += ", --now \(CreatedAt.isoSeconds(now ?? 0))"
@@ -100,15 +102,16 @@ struct TrendOptions {
         baseline += ")"
         var out = ["current window \(w.current.description) (\(how)); \(baseline)"]
         guard let oldest, let newest else {
-            out.append("no matching tweet of known time was read: both windows are empty")
+            out.append(read == "matching tweet read" ? "no matching tweet of known time was read: both windows are empty"
+                       : "the store holds no post of known time: both windows are empty")
             return out
         }
         if w.current.end > newest + 1 {
             out.append("the current window is partial: it ends at \(CreatedAt.isoSeconds(w.current.end)), "
-                       + "after the newest matching tweet read (\(CreatedAt.isoSeconds(newest)))")
+                       + "after the newest \(read) (\(CreatedAt.isoSeconds(newest)))")
         }
         if w.baselineSpan.start < oldest {
-            out.append("the baseline starts at \(CreatedAt.isoSeconds(w.baselineSpan.start)), before the oldest matching tweet read "
+            out.append("the baseline starts at \(CreatedAt.isoSeconds(w.baselineSpan.start)), before the oldest \(read) "
                        + "(\(CreatedAt.isoSeconds(oldest))): its counts may be too low")
         }
         return out

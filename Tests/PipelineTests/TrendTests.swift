@@ -242,6 +242,56 @@ final class TrendTests: XCTestCase {
         XCTAssertEqual(aggregated.stdout, expected, aggregated.stderr)
     }
 
+    func testAStoreReadsItsWindowsSpanAndMissesNoPost() throws {
+        // A store finds a tweet created in its id's second by the id range of the windows' span, and
+        // every other post by the partial index of their times. Current 2020-03-07, baseline 03-06.
+        // #edge now: a (00:00:00, the window's first second), b (23:59:59, its last), e (id of
+        // 03-01, created 03-07 12:00), h (an id before the snowflakes), the Mastodon status of g:
+        // 5 posts, 5 authors. Before: d (03-06 23:59:59): 1. Not counted: c (03-08 00:00:00, the
+        // current window's end), f (id of 03-07 12:00, created 02-01), k (03-20, after both).
+        // e = 1, (5 − 1)² / 1 = 16, ratio 6/2 = 3, rising.
+        let dir = try temporaryFolder()
+        let file = dir.appendingPathComponent("edge.jsonl")
+        func seconds(_ iso: String) -> Int64 { Int64(ISO8601DateFormatter().date(from: iso)!.timeIntervalSince1970) }
+        func snowflake(_ iso: String, _ n: Int64) -> Int64 { (seconds(iso) * 1000 - 1_288_834_974_657) << 22 + n }
+        let twitter = DateFormatter()
+        twitter.locale = Locale(identifier: "en_US_POSIX")
+        twitter.timeZone = TimeZone(identifier: "UTC")
+        twitter.dateFormat = "EEE MMM dd HH:mm:ss Z yyyy"
+        func tweet(_ id: Int64, _ iso: String, _ author: String) -> String {
+            let created = twitter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds(iso))))
+            return "{\"created_at\":\"\(created)\",\"id\":\(id),\"id_str\":\"\(id)\",\"text\":\"#edge\","
+                + "\"user\":{\"screen_name\":\"\(author)\"},\"entities\":{\"hashtags\":[{\"text\":\"edge\"}],\"user_mentions\":[]}}\n"
+        }
+        var lines = [
+            tweet(snowflake("2020-03-07T00:00:00Z", 1), "2020-03-07T00:00:00Z", "a"),
+            tweet(snowflake("2020-03-07T23:59:59Z", 2), "2020-03-07T23:59:59Z", "b"),
+            tweet(snowflake("2020-03-08T00:00:00Z", 3), "2020-03-08T00:00:00Z", "c"),
+            tweet(snowflake("2020-03-06T23:59:59Z", 4), "2020-03-06T23:59:59Z", "d"),
+            tweet(snowflake("2020-03-01T00:00:00Z", 5), "2020-03-07T12:00:00Z", "e"),
+            tweet(snowflake("2020-03-07T12:00:00Z", 6), "2020-02-01T00:00:00Z", "f"),
+            tweet(12_345, "2020-03-07T14:00:00Z", "h"),
+            tweet(snowflake("2020-03-20T00:00:00Z", 7), "2020-03-20T00:00:00Z", "k"),
+        ]
+        lines.append("{\"id\":\"9\",\"uri\":\"https://social.example/users/g/statuses/9\",\"created_at\":\"2020-03-07T13:00:00.000Z\","
+                     + "\"account\":{\"acct\":\"g\"},\"content\":\"<p>#edge</p>\",\"tags\":[{\"name\":\"edge\"}],\"mentions\":[]}\n")
+        try lines.joined().write(to: file, atomically: true, encoding: .utf8)
+        let store = dir.appendingPathComponent("edge.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest", file.path, "--store", store, "-q"]).status, 0)
+        let options = Self.day + ["--all", "--kinds", "hashtag", "-q"]
+        // Examples are the three earliest: a (00:00), e (12:00), g (13:00); h (14:00) is fourth.
+        let expected = Self.header + "#edge,hashtag,#edge,#edge,5,5,1,1,1,16,3,rising,0.2,@a @b @e,\(snowflake("2020-03-07T00:00:00Z", 1)) "
+            + "\(snowflake("2020-03-01T00:00:00Z", 5)) https://social.example/users/g/statuses/9\n"
+        let dumps = try trend(["#edge", file.path] + options)
+        let stored = try trend(["#edge", "--store", store] + options)
+        XCTAssertEqual(stored.stdout, dumps.stdout)
+        XCTAssertEqual(dumps.stdout, expected)
+        // The summary of a store tells its windows by the store's own oldest and newest posts.
+        let told = try trend(["#edge", "--store", store, "--current", "1d", "--now", "2020-03-21T10:00:00Z", "--baseline", "2020-01-01..2020-01-02"])
+        XCTAssertTrue(told.stderr.contains("before the oldest post in the store (2020-02-01T00:00:00Z)"), told.stderr)
+        XCTAssertTrue(told.stderr.contains("after the newest post in the store (2020-03-20T00:00:00Z)"), told.stderr)
+    }
+
     func testAggregateTrendRefusesLinesWithoutTimes() throws {
         let plain = try Smashtag.run(["extract", "*", Self.rise])
         let r = try Smashtag.run(["aggregate", "--trend", "--current", "1d"], stdin: Data(plain.stdout.utf8))

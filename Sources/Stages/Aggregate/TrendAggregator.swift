@@ -42,6 +42,8 @@ public final class TrendAggregator: PartSink {
     private let all: [TrendWindows.Window]
     /// From the earliest window's start to the latest's end: a tweet outside it is in none.
     private let hull: TrendWindows.Window
+    /// The span of time a post must be created in to count (the windows' hull).
+    public var span: TrendWindows.Window { hull }
 
     struct WindowTally {
         /// Mention → distinct tweets carrying it.

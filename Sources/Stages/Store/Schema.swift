@@ -42,7 +42,7 @@
 /// `=example.com`, `!nasa`); an author is the mention key of its screen name.
 enum Schema {
     /// The version this smashtag writes.
-    static let current: Int64 = 7
+    static let current: Int64 = 8
 
     /// `smtg`: the `application_id` of a smashtag store.
     static let applicationID: Int64 = 0x736D_7467
@@ -251,6 +251,16 @@ enum Schema {
         INSERT INTO setting(key, value)
             SELECT '\(withoutReferencesSetting)', CAST(count(*) AS TEXT) FROM tweet HAVING count(*) > 0;
         """,
+        // 7 → 8: `trend --store` (SPEC §14) reads the posts of its windows, not
+        // the whole store. A tweet created in its snowflake id's second
+        // (`created_delta` 0: nearly every tweet) is found by its id, the ids
+        // of a span of time being a range; every other post — a Bluesky or
+        // Mastodon post (a negative id), a tweet whose `created_at` is not
+        // its id's, one of unknown time, one of an id before the snowflakes —
+        // is in this partial index by its time. An index only: no row changes.
+        """
+        CREATE INDEX \(offSnowflakeIndex) ON tweet(created_at) WHERE \(offSnowflake);
+        """,
     ]
 
     /// Work of step `v` → `v + 1` that SQL alone cannot do, run right after the step's SQL.
@@ -295,6 +305,12 @@ enum Schema {
 
     /// `tweet.created_at` of schema v5: `created_delta` plus the snowflake time.
     static var createdAt: String { "created_delta + \(snowflakeSeconds("id"))" }
+
+    /// The partial index of the posts whose time is not their id's (schema v8).
+    static let offSnowflakeIndex = "tweet_off_snowflake"
+
+    /// The posts `offSnowflakeIndex` holds; a query names it word for word, so SQLite can use the index.
+    static var offSnowflake: String { "(created_delta IS NOT 0 OR id < \(CreatedAt.firstSnowflake))" }
 
     /// The `created_delta` of a tweet created at `time` (nil: unknown).
     static func createdDelta(id: Int64, time: Int64?) -> Int64? {

@@ -58,7 +58,9 @@ extension Store {
     /// The same scan into any sink of parts: each post with what `facts`
     /// asks for and, with `times`, its creation time (tweets of unknown
     /// time then left out and counted in `unknownTime`).
-    func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool) throws -> FilteredReports {
+    /// With `span`, only the posts created in it are read (`StoredPosts(_:columns:span:)`).
+    func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool,
+              span: (start: Int64, end: Int64)? = nil) throws -> FilteredReports {
         let text = try keepsText
         if !text, let word = terms.first(where: { $0.kind == .word }) {
             throw TermNeedsText(term: word)
@@ -92,7 +94,8 @@ extension Store {
         var chunk = PartBuilder<KeyedNumbering<Int64>>(fields: fields)
         var columns: StoredPosts.Columns = [.author, .time, .kind, .lang, .spellings]
         if text { columns.insert(.text) }
-        var posts = try StoredPosts(db, columns: columns)
+        var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: columns, span: span) }
+            ?? StoredPosts(db, columns: columns)
         defer { posts.done() }
         let identities = StoredIdentities(db)
         while try posts.next() {

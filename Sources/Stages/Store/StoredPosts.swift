@@ -23,9 +23,11 @@ struct StoredPosts {
         static let references = Columns(rawValue: 1 << 6)
     }
 
-    private let rows: Statement
+    private var rows: Statement
     private let columns: Columns
-    private let upper: Int64
+    private var upper: Int64
+    /// A second pass, read when `rows` ends (`init(_:columns:span:)`): its statement and upper bound.
+    private var then: (rows: Statement, upper: Int64)?
     /// The post's id.
     private(set) var id: Int64 = 0
     /// Its distinct mention ids, in the links' order (sorted by id); valid until the next `next()`.
@@ -40,6 +42,57 @@ struct StoredPosts {
     /// A cursor over the posts with ids in `range` (all when nil).
     init(_ db: Database, columns: Columns, range: ClosedRange<Int64>? = nil) throws(StoreError) {
         self.columns = columns
+        let (select, at) = Self.select(columns)
+        self.at = at
+        rows = try db.statement(select + " WHERE id >= ?1")
+        // Scans start at the lower bound and stop past the upper one here, which costs SQLite no compare per row.
+        try rows.bind(1, range?.lowerBound ?? Int64.min)
+        upper = range?.upperBound ?? Int64.max
+    }
+
+    /// A cursor over the posts created in `span` (seconds since 1970 UTC,
+    /// its end excluded), and perhaps a few more (times are the caller's to
+    /// check): first those whose time is not their id's, by the partial
+    /// index of schema v8, then the tweets of the ids whose snowflake times
+    /// fall in `span`, in id order. No post is read twice: the second pass
+    /// skips what the index holds.
+    ///
+    /// - Complexity: the posts in `span` and an index look-up, whatever the store holds before or after.
+    init(_ db: Database, columns: Columns, span: (start: Int64, end: Int64)) throws(StoreError) {
+        self.columns = columns
+        let (select, at) = Self.select(columns)
+        self.at = at
+        rows = try db.statement(select + " INDEXED BY \(Schema.offSnowflakeIndex) WHERE \(Schema.offSnowflake)"
+                                + " AND created_at >= ?1 AND created_at < ?2")
+        try rows.bind(1, span.start)
+        try rows.bind(2, span.end)
+        upper = Int64.max
+        let ids = Self.snowflakeIDs(span)
+        if ids.lowerBound < ids.upperBound {
+            let tweets = try db.statement(select + " WHERE id >= ?1 AND created_delta IS 0")
+            try tweets.bind(1, ids.lowerBound)
+            then = (tweets, ids.upperBound - 1)
+        }
+    }
+
+    /// The ids at and above the first snowflake whose snowflake second is in `span` (its end excluded).
+    static func snowflakeIDs(_ span: (start: Int64, end: Int64)) -> Range<Int64> {
+        // The least id of second t: its bits above the low 22 are t's first millisecond since Twitter's epoch.
+        func first(_ t: Int64) -> Int64 {
+            let (ms, overflow) = t.multipliedReportingOverflow(by: 1000)
+            if overflow { return t < 0 ? 0 : Int64.max }
+            let (since, o2) = ms.subtractingReportingOverflow(1_288_834_974_657)
+            if o2 || since >= 1 << 41 { return Int64.max }
+            return since <= 0 ? 0 : since << 22
+        }
+        let lo = max(Int64(CreatedAt.firstSnowflake), first(span.start))
+        let hi = first(span.end)
+        return lo < hi ? lo..<hi : lo..<lo
+    }
+
+    /// The SELECT of `columns` (the id and links first), and where each is in the row.
+    private static func select(_ columns: Columns)
+        -> (String, (author: Int32, time: Int32, kind: Int32, lang: Int32, text: Int32, retweetOf: Int32, quoteOf: Int32, replyTo: Int32)) {
         // Only the asked columns are selected: SQLite's loop pays for each result column of every row.
         var names = ["id", "links"]
         func column(_ c: Columns, _ name: String) -> Int32 {
@@ -47,20 +100,25 @@ struct StoredPosts {
             names.append(name)
             return Int32(names.count - 1)
         }
-        at = (column(.author, "author"), column(.time, "created_at"), column(.kind, "retweet"), column(.lang, "lang"),
-              column(.text, "text"), column(.references, "retweet_of"), column(.references, "quote_of"),
-              column(.references, "reply_to"))
-        rows = try db.statement("SELECT " + names.joined(separator: ", ") + " FROM tweet WHERE id >= ?1")
-        // Scans start at the lower bound and stop past the upper one here, which costs SQLite no compare per row.
-        try rows.bind(1, range?.lowerBound ?? Int64.min)
-        upper = range?.upperBound ?? Int64.max
+        let at = (column(.author, "author"), column(.time, "created_at"), column(.kind, "retweet"), column(.lang, "lang"),
+                  column(.text, "text"), column(.references, "retweet_of"), column(.references, "quote_of"),
+                  column(.references, "reply_to"))
+        return ("SELECT " + names.joined(separator: ", ") + " FROM tweet", at)
     }
 
     /// Moves to the next post; false past the last (the statement is then done).
     mutating func next() throws(StoreError) -> Bool {
-        guard try rows.step() else { rows.done(); return false }
-        id = rows.int64(0)
-        guard id <= upper else { rows.done(); return false }
+        while true {
+            if try rows.step() {
+                id = rows.int64(0)
+                if id <= upper { break }
+            }
+            rows.done()
+            guard let (next, bound) = then else { return false }
+            rows = next
+            upper = bound
+            then = nil
+        }
         buffer.removeAll()
         guard let blob = rows.blob(1) else {
             written.removeAll(keepingCapacity: true)
@@ -79,7 +137,10 @@ struct StoredPosts {
     }
 
     /// Ends the pass early.
-    func done() { rows.done() }
+    func done() {
+        rows.done()
+        then?.rows.done()
+    }
 
     /// The author's mention id, when known (`.author`).
     var author: Int64? { at.author < 0 ? nil : rows.optionalInt64(at.author) }
