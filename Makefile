@@ -31,7 +31,7 @@ FORMAT ?=
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-jetstream bench-store bench-spark bench-scanner bench-limits clean samples install install-files uninstall
+.PHONY: all build release deps report test test-fast test-people people-readers test-spark spark-venv gexf-venv asan fuzz fuzz-build bench bench-jetstream bench-trend bench-store bench-spark bench-scanner bench-limits clean samples install install-files uninstall
 
 all: build
 
@@ -221,6 +221,14 @@ bench: deps bench-store
 	  --smashtag .build/release/smashtag --python $(BENCH_VENV)/bin/python \
 	  --peer Benchmarks/duckdb_report.py
 	@$(MAKE) --no-print-directory bench-jetstream
+	@$(MAKE) --no-print-directory bench-trend
+
+# SPEC §14 (Benchmarks/trend_bench.sh; makes its data and a store of a year
+# of 10,000,000 tweets once): trend '*' against report '*' on the same dumps,
+# and trend '#tag' --store.
+bench-trend: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product smashtag >&2
+	@sh Benchmarks/trend_bench.sh
 
 # SPEC §16: BENCH_MB of generated Bluesky Jetstream lines, `report '*'
 # --kinds hashtag` against DuckDB's read_json of the same report

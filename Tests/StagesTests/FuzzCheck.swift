@@ -43,25 +43,32 @@ enum FuzzCheck {
 
     /// Runs one input; returns a description of a broken property, or nil.
     static func run(_ bytes: [UInt8], target: Target = .stream) -> String? {
-        // Bluesky handles are the run's: each input is a run of its own.
-        HandleBook.shared.removeAll()
-        defer { HandleBook.shared.removeAll() }
         switch target {
         case .stream:
-            return stream(bytes)
+            return alone { stream(bytes) }
         case .bluesky:
-            return CommandRun.check(bytes) ?? CommandRun.check(FuzzPost.jetstream(bytes))
+            return alone { CommandRun.check(bytes) } ?? alone { CommandRun.check(FuzzPost.jetstream(bytes)) }
         case .mastodon:
-            return CommandRun.check(bytes) ?? CommandRun.check(FuzzPost.mastodon(bytes))
+            return alone { CommandRun.check(bytes) } ?? alone { CommandRun.check(FuzzPost.mastodon(bytes)) }
         case .links:
             let tweet = FuzzPost.tweet(bytes)
-            return CommandRun.check(bytes) ?? CommandRun.check(tweet)
-                ?? CommandRun.check(tweet, extractor: TextExtractor(kinds: .every))
+            return alone { CommandRun.check(bytes) } ?? alone { CommandRun.check(tweet) }
+                ?? alone { CommandRun.check(tweet, extractor: TextExtractor(kinds: .every)) }
         case .trend:
-            return LinesRun.check(bytes, posts: false) ?? CommandRun.check(bytes)
+            return alone { LinesRun.check(bytes, posts: false) } ?? alone { CommandRun.check(bytes) }
         case .posts:
-            return LinesRun.check(bytes, posts: true) ?? CommandRun.check(bytes)
+            return alone { LinesRun.check(bytes, posts: true) } ?? alone { CommandRun.check(bytes) }
         }
+    }
+
+    /// One check as a run of its own: Bluesky handles (`HandleBook.shared`)
+    /// are a process's, and each check stands for a command run by itself
+    /// (an `aggregate --posts` then a `trend` are two processes), so the
+    /// book starts and ends empty.
+    private static func alone(_ check: () -> String?) -> String? {
+        HandleBook.shared.removeAll()
+        defer { HandleBook.shared.removeAll() }
+        return check()
     }
 
     /// The read sizes of a check: one read of everything, then smaller ones.
