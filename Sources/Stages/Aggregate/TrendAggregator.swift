@@ -241,6 +241,8 @@ public final class TrendAggregator: PartSink {
         var rows: [TrendRow] = []
         for m in mentions {
             let current = perWindow[0][m] ?? (0, 0)
+            // Under `--min-authors` the score is 0 (SPEC §14): without `--all` no row, and no fraction to work out.
+            if !keepAll && (byTweets ? current.tweets : current.authors) < minimum { continue }
             var sumTweets = 0, sumAuthors = 0
             for w in 1..<all.count {
                 let c = perWindow[w][m] ?? (0, 0)
