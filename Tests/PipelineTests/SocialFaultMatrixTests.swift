@@ -390,16 +390,8 @@ final class SocialFaultMatrixTests: XCTestCase {
             "M\t*\t90",                                              // a mention line cut short
         ])
         let args = ["aggregate", "--trend"] + Self.day + ["--min-authors", "1", "--all", "--format", "csv", "--kinds", "hashtag,user,url,domain,poster"]
-        let expected = try Smashtag.run(args + [goodLines, "-q"])
-        XCTAssertEqual(expected.status, 0, expected.stderr)
-        XCTAssertTrue(expected.stdout.contains("*,hashtag,#rust,#Rust,3,3,"), expected.stdout)
-        let r = try Smashtag.run(args + [goodLines, bad])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, expected.stdout)
-        for s in ["bad.lines: ", "line 2", "line 3", "line 4", "line 5", "line 6"] { XCTAssertTrue(r.stderr.contains(s), "\(s):\n\(r.stderr)") }
-        let strict = try Smashtag.run(args + [goodLines, bad, "--strict"])
-        XCTAssertEqual(strict.status, 1, strict.stderr)
-        XCTAssertTrue(strict.stderr.contains("bad.lines"), strict.stderr)
+        try checkBadLines(args, good: goodLines, bad: bad, goodHolds: "*,hashtag,#rust,#Rust,3,3,",
+                          told: ["bad.lines: ", "line 2", "line 3", "line 4", "line 5", "line 6"])
     }
 
     func testPostsLinesCutShortOrWithBadFields() throws {
@@ -418,14 +410,22 @@ final class SocialFaultMatrixTests: XCTestCase {
             "S\t904\to\t@x\t1714561200\tno plus",
         ])
         let args = ["aggregate", "--posts", "--format", "csv", "--min-count", "1"] + columns
-        let expected = try Smashtag.run(args + [goodLines, "-q"])
+        try checkBadLines(args, good: goodLines, bad: bad, goodHolds: "https://m.example/users/ann/statuses/101",
+                          told: ["bad.lines: 6 skipped", "line 2", "line 3", "line 4", "line 5", "… and 1 more"])
+    }
+
+    /// `args` over the good lines alone (whose output holds `goodHolds`) and
+    /// with the bad ones too: the same output, each bad line `told` on
+    /// stderr, and `--strict` exiting 1 naming the bad file.
+    private func checkBadLines(_ args: [String], good: String, bad: String, goodHolds: String, told: [String]) throws {
+        let expected = try Smashtag.run(args + [good, "-q"])
         XCTAssertEqual(expected.status, 0, expected.stderr)
-        XCTAssertTrue(expected.stdout.contains("https://m.example/users/ann/statuses/101"), expected.stdout)
-        let r = try Smashtag.run(args + [goodLines, bad])
+        XCTAssertTrue(expected.stdout.contains(goodHolds), expected.stdout)
+        let r = try Smashtag.run(args + [good, bad])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, expected.stdout)
-        for s in ["bad.lines: 6 skipped", "line 2", "line 3", "line 4", "line 5", "… and 1 more"] { XCTAssertTrue(r.stderr.contains(s), "\(s):\n\(r.stderr)") }
-        let strict = try Smashtag.run(args + [goodLines, bad, "--strict"])
+        for s in told { XCTAssertTrue(r.stderr.contains(s), "\(s):\n\(r.stderr)") }
+        let strict = try Smashtag.run(args + [good, bad, "--strict"])
         XCTAssertEqual(strict.status, 1, strict.stderr)
         XCTAssertTrue(strict.stderr.contains("bad.lines"), strict.stderr)
     }
