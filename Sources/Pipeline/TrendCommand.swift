@@ -156,6 +156,9 @@ struct TrendCommand: Command {
         var run = input.parallelRun(terms)
         run.filter = filters.filter
         run.facts = TrendAggregator.fields(kinds: filters.kinds)
+        // Spellings make `display`, over the current window's tweets alone: the scan reads no others'.
+        let current = windows.current
+        if current.start < current.end { run.facts.spellingsWithin = current.start..<current.end }
         run.times = true
         let scan: DumpScan
         switch DumpScan.run(run, input: input, paths: paths, quiet: quiet, progress: progress, into: aggregator) {

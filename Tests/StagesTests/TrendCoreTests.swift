@@ -74,6 +74,25 @@ final class TrendCoreTests: XCTestCase {
         XCTAssertEqual(Fraction(10, 4).description, "2.5")
     }
 
+    func testPrintedFractionsAgreeWithDecimalRoundingOnEveryPath() {
+        // Foundation's Decimal, rounded half to even (bankers) at 4 places, as an independent reference:
+        // every n/d below 400, past 64 bits scaled (the 128-bit path), and negative values.
+        func reference(_ n: Int128, _ d: Int128) -> String {
+            var exact = Decimal(string: String(n))! / Decimal(string: String(d))!
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &exact, 4, .bankers)
+            return NSDecimalNumber(decimal: rounded).stringValue
+        }
+        for n in Int128(0)..<400 {
+            for d in Int128(1)..<400 where Fraction(n, d).description != reference(n, d) {
+                XCTFail("\(n)/\(d): \(Fraction(n, d).description), Decimal says \(reference(n, d))")
+                return
+            }
+        }
+        let wide: [(Int128, Int128)] = [(Int128(1) << 80, 3), ((Int128(1) << 70) + 1, 7), (Int128(UInt64.max), 2), (-7, 3), (-(Int128(1) << 66), 5)]
+        for (n, d) in wide { XCTAssertEqual(Fraction(n, d).description, reference(n, d), "\(n)/\(d)") }
+    }
+
     func testFractionArithmeticIsExact() {
         let third = Fraction(1, 3)
         XCTAssertEqual(third + third + third, .one)

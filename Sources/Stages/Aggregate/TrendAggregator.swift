@@ -291,16 +291,32 @@ public final class TrendAggregator: PartSink {
             }
             best[i] = (s, n)
         }
-        // Authors by handle (SPEC §16), ordered as shown.
-        let names = keys.keys.map { HandleBook.shared.printed($0) }
+        // Authors by handle (SPEC §16), ordered as shown; each name made once, when first compared.
+        let keyNames = keys.keys
+        var names: [Int32: String] = [:]
+        func name(_ a: Int32) -> String {
+            if let n = names[a] { return n }
+            let n = HandleBook.shared.printed(keyNames[Int(a)])
+            names[a] = n
+            return n
+        }
+        func before(_ x: (author: Int32, tweets: Int), _ y: (author: Int32, tweets: Int)) -> Bool {
+            x.tweets != y.tweets ? x.tweets > y.tweets : name(x.author).precedesInUTF8(name(y.author))
+        }
         for i in rows.indices {
-            let authors = byAuthor[i].sorted {
-                $0.tweets != $1.tweets ? $0.tweets > $1.tweets : names[Int($0.author)].precedesInUTF8(names[Int($1.author)])
+            // The first three in order: one pass keeping the best three, not a sort of every author.
+            var top: [(author: Int32, tweets: Int)] = []
+            top.reserveCapacity(4)
+            for a in byAuthor[i] where top.count < 3 || before(a, top[2]) {
+                var j = top.count
+                while j > 0 && before(a, top[j - 1]) { j -= 1 }
+                top.insert(a, at: j)
+                if top.count > 3 { top.removeLast() }
             }
-            if let first = authors.first, rows[i].currentTweets > 0 {
+            if let first = top.first, rows[i].currentTweets > 0 {
                 rows[i].topAuthorShare = Fraction(Int128(first.tweets), Int128(rows[i].currentTweets))
             }
-            rows[i].topAuthors = authors.prefix(3).map { names[Int($0.author)] }
+            rows[i].topAuthors = top.map { name($0.author) }
             let k = Int(rows[i].mentionID)
             rows[i].exampleIDs = (k < details[t].earliest.count ? details[t].earliest[k].items : []).map { PostIdentity.text(of: $0.id) }
             rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }

@@ -55,14 +55,48 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
     public var description: String {
         let negative = numerator < 0
         let n = negative ? -numerator : numerator
-        let scaled = n * 10_000
-        var q = scaled / denominator
-        let r = scaled % denominator
-        // Half to even: up when past half, or exactly half and q odd.
-        if 2 * r > denominator || (2 * r == denominator && q % 2 == 1) { q += 1 }
+        // A row prints five of these: in 64 bits when the scaled value fits (every count a run makes).
+        let q: UInt64
+        if n <= Int128(UInt64.max / 20_000), denominator <= Int128(UInt64.max / 2) {
+            q = Fraction.rounded(UInt64(n) * 10_000, UInt64(denominator))
+        } else {
+            let scaled = n * 10_000
+            var r = scaled / denominator
+            let rest = scaled % denominator
+            if 2 * rest > denominator || (2 * rest == denominator && r % 2 == 1) { r += 1 }
+            guard r <= Int128(UInt64.max) else { return Fraction.wide(r, negative: negative) }
+            q = UInt64(r)
+        }
+        if q == 0 { return "0" }
+        var whole = q / 10_000, frac = q % 10_000
+        // Written backwards (decimals without trailing zeros, the point, the whole part, the sign), then turned round.
+        return String(unsafeUninitializedCapacity: 48) { out in
+            var count = 0
+            func put(_ b: UInt8) { out[count] = b; count += 1 }
+            var decimals = 4
+            while decimals > 0 && frac % 10 == 0 { frac /= 10; decimals -= 1 }
+            for _ in 0..<decimals { put(UInt8(ascii: "0") + UInt8(frac % 10)); frac /= 10 }
+            if decimals > 0 { put(UInt8(ascii: ".")) }
+            repeat { put(UInt8(ascii: "0") + UInt8(whole % 10)); whole /= 10 } while whole > 0
+            if negative { put(UInt8(ascii: "-")) }
+            out[0..<count].reverse()
+            return count
+        }
+    }
+
+    /// `scaled / d` rounded half to even.
+    @inline(__always)
+    private static func rounded(_ scaled: UInt64, _ d: UInt64) -> UInt64 {
+        var q = scaled / d
+        let r = scaled % d
+        if r > d - r || (r == d - r && q % 2 == 1) { q += 1 }
+        return q
+    }
+
+    /// A value past 64 bits once scaled by 10^4 (never made by a run), printed by 128-bit division.
+    private static func wide(_ q: Int128, negative: Bool) -> String {
         let whole = q / 10_000
         var frac = String(q % 10_000)
-        if q == 0 { return "0" }
         frac = String(repeating: "0", count: 4 - frac.count) + frac
         while frac.hasSuffix("0") { frac.removeLast() }
         return (negative ? "-" : "") + String(whole) + (frac.isEmpty ? "" : "." + frac)

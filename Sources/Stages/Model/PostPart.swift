@@ -18,6 +18,10 @@ public struct PostFields: Sendable, Equatable {
     /// tweet read and every copy embedded in one says of a post (`posts`,
     /// SPEC §15; the store). Texts of those posts with `texts`.
     public var references = false
+    /// With `spellings` and `times`: only posts created in this span carry
+    /// their spellings (`trend` shows the current window's alone, SPEC §14;
+    /// nil: every post). Parts for extract lines or a store never set it.
+    public var spellingsWithin: Range<Int64>?
 
     public init(spellings: Bool = false, kinds: Bool = false, authors: Bool = false) {
         self.spellings = spellings

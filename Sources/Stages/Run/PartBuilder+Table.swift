@@ -46,10 +46,15 @@ extension PartBuilder where Numbering == TableNumbering {
             for id in mentions.ids { part.mentions.append(local(id, table)) }
         }
         endMentions()
-        if fields.times { addTime(record.createdAt(of: tweet)) }
+        var spells = fields.spellings
+        if fields.times {
+            let time = record.createdAt(of: tweet)
+            addTime(time)
+            if let within = fields.spellingsWithin { spells = spells && time.map(within.contains) == true }
+        }
         if fields.texts { part.texts.append(record.fullText(of: tweet).map(record.string)) }
         if fields.languages { part.langs.append(record.language(of: tweet)) }
-        if fields.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading) }
+        if fields.any { gather(tweet, in: record, table: table, mentions: mentions, reading: reading, spellings: spells) }
         if fields.references { appendReferences(of: tweet) }
     }
 
@@ -93,8 +98,9 @@ extension PartBuilder where Numbering == TableNumbering {
 
     /// What SPEC §12.3's columns need of a post: its kind, its author, and
     /// each distinct spelling of each of its mentions.
+    /// `spellings` false: the post carries none (`fields.spellingsWithin`).
     private mutating func gather(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
-                                 reading: TweetReading) {
+                                 reading: TweetReading, spellings: Bool) {
         if fields.kinds { part.retweets.append(record.isRetweet(tweet, textMode: reading.textMode)) }
         if fields.authors {
             var author: Int32 = -1
@@ -104,6 +110,7 @@ extension PartBuilder where Numbering == TableNumbering {
             part.authors.append(author)
         }
         guard fields.spellings else { return }
+        guard spellings else { endSpellings(); return }
         // The set of spellings seen leaves the numbering while the closure below numbers keys (no overlapping access).
         var seen = SeenSpellings()
         swap(&seen, &numbering.seen)
