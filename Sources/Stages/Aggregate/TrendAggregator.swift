@@ -72,15 +72,22 @@ public final class TrendAggregator: PartSink {
         @inline(__always)
         mutating func offer(_ time: Int64, _ id: UInt64) {
             let x = (time: time, id: id)
-            if count == 3 && !TrendAggregator.earlier(x, than: c) { return }
-            var list = items
-            var i = list.count
-            while i > 0 && TrendAggregator.earlier(x, than: list[i - 1]) { i -= 1 }
-            list.insert(x, at: i)
-            count = UInt8(min(3, list.count))
-            a = list[0]
-            if count > 1 { b = list[1] }
-            if count > 2 { c = list[2] }
+            // In place, no array: x goes before the first item it is earlier than; the third falls off.
+            switch count {
+            case 0: a = x
+            case 1: if TrendAggregator.earlier(x, than: a) { b = a; a = x } else { b = x }
+            case 2:
+                if TrendAggregator.earlier(x, than: a) { c = b; b = a; a = x }
+                else if TrendAggregator.earlier(x, than: b) { c = b; b = x }
+                else { c = x }
+            default:
+                guard TrendAggregator.earlier(x, than: c) else { return }
+                if TrendAggregator.earlier(x, than: a) { c = b; b = a; a = x }
+                else if TrendAggregator.earlier(x, than: b) { c = b; b = x }
+                else { c = x }
+                return
+            }
+            count += 1
         }
     }
 
