@@ -105,7 +105,17 @@ public enum PostIdentity {
 
     /// Whether `s` can be a post's URI identity: `scheme://…` without white
     /// space, so that extract lines carry it and `parse` reads it back.
+    ///
+    /// - Complexity: one pass over the bytes; text beyond ASCII (rare in a
+    ///   URI) asks Swift's `Character.isWhitespace` (NBSP, U+2028, …).
     public static func isURI<S: StringProtocol>(_ s: S) -> Bool {
-        s.contains("://") && !s.contains(where: { $0.isWhitespace })
+        var scheme = false, ascii = true
+        var last: (UInt8, UInt8) = (0, 0)
+        for b in s.utf8 {
+            if b >= 0x80 { ascii = false } else if b == 0x20 || (0x09...0x0D).contains(b) { return false }
+            if b == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { scheme = true }
+            last = (last.1, b)
+        }
+        return scheme && (ascii || !s.contains(where: { $0.isWhitespace }))
     }
 }
