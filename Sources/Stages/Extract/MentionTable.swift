@@ -239,15 +239,12 @@ public final class MentionTable {
 
     /// The id of the key of any other new spelling, and whether it held invalid UTF-8.
     private func decodedKeyID(_ raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (Int32, Bool) {
-        let text: String, invalid: Bool
-        if escaped {
-            let bytes = JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))
-            text = String(decoding: bytes, as: UTF8.self)
-            invalid = !text.utf8.elementsEqual(bytes)
-        } else {
-            text = String(decoding: raw, as: UTF8.self)
-            invalid = !text.utf8.elementsEqual(raw)
+        // Valid UTF-8 (nearly always) is checked and copied in one pass; other bytes are repaired (U+FFFD).
+        func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (String, Bool) {
+            if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+            return (String(decoding: bytes, as: UTF8.self), true)
         }
+        let (text, invalid) = escaped ? decoded(JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))) : decoded(raw)
         if kind == .url { return (linkKeyID(text), invalid) }
         let key = MentionKey.normalize(text)
         return (key.isEmpty ? -1 : self.id(forKey: kind.sign + key), invalid)
