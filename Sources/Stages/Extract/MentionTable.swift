@@ -239,6 +239,17 @@ public final class MentionTable {
 
     /// The id of the key of any other new spelling, and whether it held invalid UTF-8.
     private func decodedKeyID(_ raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (Int32, Bool) {
+        if kind == .url {
+            // A link's key is made from its bytes (`LinkKey.key(bytes:)`): one in ASCII, nearly every link, needs no String.
+            func ascii(_ b: UnsafeBufferPointer<UInt8>) -> Int32? {
+                guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard let key = LinkKey.key(bytes: b) else { return -1 }
+                return id(forKey: "+" + key)
+            }
+            let found = escaped ? JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self)).withUnsafeBufferPointer(ascii)
+                : ascii(raw.assumingMemoryBound(to: UInt8.self))
+            if let found { return (found, false) }
+        }
         // Valid UTF-8 (nearly always) is checked and copied in one pass; other bytes are repaired (U+FFFD).
         func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (String, Bool) {
             if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
