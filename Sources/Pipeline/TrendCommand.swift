@@ -198,7 +198,7 @@ struct TrendCommand: Command {
                                     + String(format: "; %.2f s\n", elapsed))
                 // The store reads its windows' span alone: what lies before or after is told by the store's own ends.
                 let times = try store.postTimes()
-                for line in trend.lines(windows, oldest: times?.oldest, newest: times?.newest, read: "post in the store") {
+                for line in trend.lines(windows, oldest: times?.oldest, newest: times?.newest, of: .store) {
                     console.warn(line)
                 }
             }

@@ -12,6 +12,17 @@ import Stages
 ///     --by-tweets               o and b count distinct tweets, not authors
 ///     --all                     every row, not only those scoring above 0
 struct TrendOptions {
+    /// What the summary's oldest and newest times are of.
+    enum Ends {
+        /// The matching tweets a run over dumps or extract lines read.
+        case tweetsRead
+        /// Every post of a store, which reads its windows' span alone.
+        case store
+
+        var noun: String { self == .tweetsRead ? "matching tweet read" : "post in the store" }
+        var none: String { self == .tweetsRead ? "no matching tweet of known time was read" : "the store holds no post of known time" }
+    }
+
     var current: TrendWindows.Current?
     var baseline = TrendWindows.Baseline.previous
     var now: Int64?
@@ -87,10 +98,9 @@ struct TrendOptions {
 
     /// What the run summary says of the windows, and of a current window
     /// that ends after the newest tweet read or a baseline that starts
-    /// before the oldest (lines without `smashtag: `). `read` names what
-    /// `oldest` and `newest` are of: the matching tweets a run over dumps
-    /// read, or every post of a store (which reads its windows' span alone).
-    func lines(_ w: TrendWindows, oldest: Int64?, newest: Int64?, read: String = "matching tweet read") -> [String] {
+    /// before the oldest (lines without `smashtag: `). `of` names what
+    /// `oldest` and `newest` are of.
+    func lines(_ w: TrendWindows, oldest: Int64?, newest: Int64?, of ends: Ends = .tweetsRead) -> [String] {
         var how = "--current \(w.currentText)"
         if case .last = w.currentOption {
             how += ", --now \(CreatedAt.isoSeconds(now ?? 0))"
@@ -102,16 +112,15 @@ struct TrendOptions {
         baseline += ")"
         var out = ["current window \(w.current.description) (\(how)); \(baseline)"]
         guard let oldest, let newest else {
-            out.append(read == "matching tweet read" ? "no matching tweet of known time was read: both windows are empty"
-                       : "the store holds no post of known time: both windows are empty")
+            out.append(ends.none + ": both windows are empty")
             return out
         }
         if w.current.end > newest + 1 {
             out.append("the current window is partial: it ends at \(CreatedAt.isoSeconds(w.current.end)), "
-                       + "after the newest \(read) (\(CreatedAt.isoSeconds(newest)))")
+                       + "after the newest \(ends.noun) (\(CreatedAt.isoSeconds(newest)))")
         }
         if w.baselineSpan.start < oldest {
-            out.append("the baseline starts at \(CreatedAt.isoSeconds(w.baselineSpan.start)), before the oldest \(read) "
+            out.append("the baseline starts at \(CreatedAt.isoSeconds(w.baselineSpan.start)), before the oldest \(ends.noun) "
                        + "(\(CreatedAt.isoSeconds(oldest))): its counts may be too low")
         }
         return out
