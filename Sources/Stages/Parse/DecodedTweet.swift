@@ -69,6 +69,9 @@ public struct DecodedTweet {
         var retweeted: UInt64?
         /// The id of the post it replies to (`in_reply_to_status_id_str`, a `replied_to` reference, a CSV column).
         var repliedTo: UInt64?
+        /// A Bluesky or Mastodon post's quoted and replied-to posts, as `PostIdentity`s (SPEC §16).
+        var quotedIdentity: UInt64?
+        var repliedIdentity: UInt64?
         /// What the record says of the retweeted, quoted and replied-to posts.
         var retweetedCopy: Copy?
         var quotedCopy: Copy?

@@ -4,7 +4,7 @@
 ///
 ///     Mastodon Status ....... {"id","uri","created_at","account":{"acct","url"},"content",
 ///                              "tags":[{"name"}],"mentions":[{"acct","url"}],"card":{"url"},
-///                              "language","reblog":null|Status}
+///                              "language","reblog":null|Status,"quote":{"quoted_status":Status}}
 ///     Jetstream event ....... {"did","time_us","kind":"commit","commit":{"operation":"create",
 ///                              "collection":"app.bsky.feed.post"|"app.bsky.feed.repost","rkey","record"}}
 ///                             {"did","time_us","kind":"identity","identity":{"did","handle"}}  (a handle; a notice)
@@ -32,6 +32,8 @@ struct SocialFields {
     var cardURL: ByteSpan?
     var language: ByteSpan?
     var reblog: Int?
+    /// `quote.quoted_status` (Mastodon 4.5's quotes), decoded inline when `posts` reads references.
+    var quoted: Int?
 
     // Bluesky
     var did: ByteSpan?
@@ -64,6 +66,11 @@ struct SocialRecord {
     var links: Range<Int> = 0..<0
     /// A repost's `subject.uri`.
     var subject: ByteSpan?
+    /// A reply's `reply.parent.uri` (the post it answers; `root` is its thread's first).
+    var replyParent: ByteSpan?
+    /// The post a quote embeds: `embed.record.uri` (`app.bsky.embed.record`) or
+    /// `embed.record.record.uri` (`app.bsky.embed.recordWithMedia`).
+    var quoted: ByteSpan?
 }
 
 extension TweetDecoder {
@@ -128,6 +135,19 @@ extension TweetDecoder {
             guard level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             let rb = try object(&s, level: 1, top: false)
             socials[i].reblog = rb
+        case .quote:
+            // Mastodon's quote (4.5): `{"state","quoted_status":Status|null}`; only `posts` reads it, and only
+            // a top-level status's (a reblog counts only as a reblog, as a retweet does).
+            guard readsReferences, level == 0, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            var quoted: Int?
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "quoted_status"), try s.peek() == UInt8(ascii: "{") {
+                    quoted = try self.object(&s, level: 1, top: false)
+                } else {
+                    try s.skipValue()
+                }
+            }
+            if let quoted { socials[social(&f)].quoted = quoted }
         case .did:
             let v = try s.stringOrSkip()
             socials[social(&f)].did = v
@@ -226,12 +246,32 @@ extension TweetDecoder {
                 }
             } else if s.key(k, is: "embed") {
                 guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                var type: ByteSpan?, uri: ByteSpan?, inner: ByteSpan?
                 try s.forEachMember { (s: inout JSONScanner, e: ByteSpan) throws(JSONError) in
                     if s.key(e, is: "external"), try s.peek() == UInt8(ascii: "{") {
                         if let uri = try s.stringMember("uri"), !uri.isEmpty { links.append(uri) }
+                    } else if s.key(e, is: "$type") {
+                        type = try s.stringOrSkip()
+                    } else if s.key(e, is: "record"), try s.peek() == UInt8(ascii: "{") {
+                        // `{"uri","cid"}` (a record embed) or `{"record":{"uri","cid"}}` (with media).
+                        try s.forEachMember { (s: inout JSONScanner, m: ByteSpan) throws(JSONError) in
+                            if s.key(m, is: "uri") { uri = try s.stringOrSkip() }
+                            else if s.key(m, is: "record"), try s.peek() == UInt8(ascii: "{") { inner = try s.stringMember("uri") }
+                            else { try s.skipValue() }
+                        }
                     } else {
                         try s.skipValue()
                     }
+                }
+                if let type {
+                    if self.spanEquals(type, "app.bsky.embed.record") { r.quoted = uri }
+                    else if self.spanEquals(type, "app.bsky.embed.recordWithMedia") { r.quoted = inner }
+                }
+            } else if s.key(k, is: "reply") {
+                guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+                try s.forEachMember { (s: inout JSONScanner, m: ByteSpan) throws(JSONError) in
+                    if s.key(m, is: "parent"), try s.peek() == UInt8(ascii: "{") { r.replyParent = try s.stringMember("uri") }
+                    else { try s.skipValue() }
                 }
             } else if s.key(k, is: "subject") {
                 if try s.peek() == UInt8(ascii: "{") { r.subject = try s.stringMember("uri") } else { try s.skipValue() }
@@ -420,6 +460,14 @@ extension TweetDecoder {
                                                                         text: inner.text, isIdentity: true)
                     }
                 }
+            } else if let q = x.quoted, objects[q].social >= 0, objects[q].idState == .valid {
+                // A quote (read only for `posts`): of the quoted status, whose copy says its author, time and text.
+                var inner = DecodedTweet(id: 0)
+                fillMastodon(&inner, socials[Int(objects[q].social)], createdAt: objects[q].createdAt)
+                let id = objects[q].id
+                t.references.quotedIdentity = id
+                t.references.quotedCopy = DecodedTweet.Copy(id: id, author: inner.author, createdAt: inner.createdAt,
+                                                             text: inner.text, isIdentity: true)
             }
         case .bluesky:
             t.author = DecodedTweet.AuthorRef(name: x.did ?? x.authorDID, id: nil)
@@ -432,10 +480,17 @@ extension TweetDecoder {
                 t.links = r.links
                 t.lang = joined(r.langs)
                 if let text = r.text { spellHandles(r, text: text) }
+                if readsReferences {
+                    // What `posts` counts (SPEC §15): the post it answers and the post it quotes, each a post's AT-URI
+                    // (a record embed may show a list or a feed instead: no post).
+                    t.references.repliedIdentity = r.replyParent.flatMap(postURI)
+                    t.references.quotedIdentity = r.quoted.flatMap(postURI)
+                }
                 if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject, whose mentions and text it
                     // carries once the run has read the subject (`RepostJoin`).
                     t.markedRetweet = true
+                    t.references = DecodedTweet.References()
                     t.text = nil
                     t.hashtags = 0..<0
                     t.users = 0..<0
@@ -450,6 +505,16 @@ extension TweetDecoder {
             break
         }
         return t
+    }
+
+    /// The identity of a Bluesky post's AT-URI (`at://AUTHORITY/app.bsky.feed.post/RKEY`); nil for another record's.
+    private func postURI(_ span: ByteSpan) -> UInt64? {
+        let uri = record.string(span)
+        guard uri.hasPrefix("at://"), PostIdentity.isURI(uri) else { return nil }
+        let parts = uri.utf8.dropFirst(5).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, !parts[2].isEmpty,
+              parts[1].elementsEqual("app.bsky.feed.post".utf8) else { return nil }
+        return PostIdentity.interned(uri)
     }
 
     /// A Mastodon status's author, tags, mentions, links, text, time and language.

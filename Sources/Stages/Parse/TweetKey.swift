@@ -12,8 +12,8 @@ enum TweetKey {
     case data, includes, statuses, results, tweet, meta, errors
     case notice
     /// Mastodon's Status (SPEC §16): `uri`, `account`, `content`, `tags`,
-    /// top-level `mentions`, `card`, `language`, `reblog`.
-    case uri, account, content, tags, mentions, card, language, reblog
+    /// top-level `mentions`, `card`, `language`, `reblog`, `quote`.
+    case uri, account, content, tags, mentions, card, language, reblog, quote
     /// Bluesky (SPEC §16): a Jetstream event's `did`, `kind`, `time_us`,
     /// `commit`, `identity`; a post view's `record`, `indexedAt`; a feed
     /// item's `post`; a page's `posts` and `feed`.
@@ -49,7 +49,7 @@ enum TweetKey {
             case UInt8(ascii: "f"): return eq("feed") ? .feed : .other
             default: return .other
             }
-        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts : .other
+        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts : eq("quote") ? .quote : .other
         case 6:
             switch p[0] {
             case UInt8(ascii: "i"): return eq("id_str") ? .idStr : .other

@@ -68,8 +68,8 @@ extension PartBuilder where Numbering == TableNumbering {
                           quote: PostPart.noPost, reply: PostPart.noPost)
         } else {
             addReferences(retweet: PostPart.noPost,
-                          quote: (tweet.quoted ?? r.quotedCopy?.id).map(PostIdentity.of(tweetID:)) ?? PostPart.noPost,
-                          reply: r.repliedTo.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
+                          quote: r.quotedIdentity ?? (tweet.quoted ?? r.quotedCopy?.id).map(PostIdentity.of(tweetID:)) ?? PostPart.noPost,
+                          reply: r.repliedIdentity ?? r.repliedTo.map(PostIdentity.of(tweetID:)) ?? PostPart.noPost)
         }
     }
 

@@ -47,17 +47,28 @@ extension Store {
         let copies = try db.statement("""
             SELECT c.created_at, a.key, c.text FROM post_copy c LEFT JOIN mention a ON a.id = c.author WHERE c.post = ?1
             """)
-        /// A `referenced_tweets` entry: the post's id and, inline, what its copies say.
-        func reference(_ type: String, _ post: Int64) throws(StoreError) -> String {
-            var entry = "{\"type\":\"\(type)\",\"id\":\(JSONText.quoted(try identities.text(post)))"
+        /// What the store's copies say of `post`: its time, author and text, each when said.
+        func copy(of post: Int64) throws(StoreError) -> ExportedPost.Copy {
             copies.reset()
             try copies.bind(1, post)
-            if try copies.step(), copies.text(1) != nil || copies.text(2) != nil {
-                if let t = copies.optionalInt64(0) { entry += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
-                if let author = copies.text(1) { entry += ",\"author\":{\"username\":\(JSONText.quoted(author.unsigned))}" }
-                if let text = copies.text(2) { entry += ",\"text\":\(JSONText.quoted(text))" }
+            var c = ExportedPost.Copy(identity: try identities.text(post))
+            if try copies.step() {
+                c.time = copies.optionalInt64(0)
+                c.author = copies.text(1)?.unsigned
+                c.text = copies.text(2)
             }
             copies.done()
+            return c
+        }
+        /// A `referenced_tweets` entry: the post's id and, inline, what its copies say.
+        func reference(_ type: String, _ post: Int64) throws(StoreError) -> String {
+            let c = try copy(of: post)
+            var entry = "{\"type\":\"\(type)\",\"id\":\(JSONText.quoted(c.identity))"
+            if c.author != nil || c.text != nil {
+                if let t = c.time { entry += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+                if let author = c.author { entry += ",\"author\":{\"username\":\(JSONText.quoted(author))}" }
+                if let text = c.text { entry += ",\"text\":\(JSONText.quoted(text))" }
+            }
             return entry + "}"
         }
         defer { tweets.done() }
@@ -90,8 +101,14 @@ extension Store {
                 post.retweetOf = try identities.text(x)
                 post.references.append(try reference("retweeted", x))
             }
-            if let x = tweets.optionalInt64(8) { post.references.append(try reference("quoted", x)) }
-            if let x = tweets.optionalInt64(9) { post.references.append(try reference("replied_to", x)) }
+            if let x = tweets.optionalInt64(8) {
+                post.quoted = try copy(of: x)
+                post.references.append(try reference("quoted", x))
+            }
+            if let x = tweets.optionalInt64(9) {
+                post.repliedTo = try identities.text(x)
+                post.references.append(try reference("replied_to", x))
+            }
             out += post.line
             count += 1
             if out.utf8.count >= 1 << 20 {
@@ -142,12 +159,23 @@ struct ExportedPost {
     var retweetOf: String?
     /// A tweet's `referenced_tweets` entries (SPEC §15), as JSON; a retweet's first.
     var references: [String] = []
+    /// The post it quotes, with what the store's copies say of it, and the identity of the post it replies to.
+    var quoted: Copy?
+    var repliedTo: String?
     var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
 
     var line: String {
         if identity.hasPrefix("at://") { return bluesky }
         if identity.contains("://") { return mastodon }
         return tweet
+    }
+
+    /// What the store's copies say of a post it names.
+    struct Copy {
+        var identity: String
+        var time: Int64?
+        var author: String?
+        var text: String?
     }
 
     private static func q(_ s: String) -> String { JSONText.quoted(s) }
@@ -198,12 +226,16 @@ struct ExportedPost {
         let facets = users.map { "{\"features\":[{\"$type\":\"app.bsky.richtext.facet#mention\",\"did\":\(Self.q($0))}]}" }
             + urls.map { "{\"features\":[{\"$type\":\"app.bsky.richtext.facet#link\",\"uri\":\(Self.q($0))}]}" }
         if !facets.isEmpty { record += ",\"facets\":[" + facets.joined(separator: ",") + "]" }
+        // The post it answers (the store keeps no thread root) and the post it quotes, as a record embed.
+        if let repliedTo { record += ",\"reply\":{\"parent\":{\"uri\":\(Self.q(repliedTo))}}" }
+        if let quoted { record += ",\"embed\":{\"$type\":\"app.bsky.embed.record\",\"record\":{\"uri\":\(Self.q(quoted.identity))}}" }
         record += "}"
         return "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)}\n"
     }
 
     /// A Status; its links as empty anchors in `content` (no text of their
-    /// own), its text escaped; a reblog's mentions in its `reblog`.
+    /// own), its text escaped; a reblog's mentions in its `reblog`; a quote's
+    /// quoted status as what the copies say of it (Mastodon's `quote`).
     private var mastodon: String {
         func html(_ s: String) -> String {
             var out = ""
@@ -229,6 +261,13 @@ struct ExportedPost {
             out += ",\"content\":\"\",\"tags\":[],\"mentions\":[],\"reblog\":{" + (retweetOf.map { "\"uri\":\(Self.q($0))," } ?? "") + body + "}"
         } else {
             out += "," + body
+            if let quoted {
+                var status = "{\"uri\":\(Self.q(quoted.identity))"
+                if let t = quoted.time { status += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
+                status += ",\"account\":{" + (quoted.author.map { "\"acct\":\(Self.q($0))" } ?? "") + "}"
+                if let text = quoted.text { status += ",\"content\":\(Self.q(html(text)))" }
+                out += ",\"quote\":{\"state\":\"accepted\",\"quoted_status\":" + status + "}}"
+            }
         }
         body = ""
         return out + "}\n"
