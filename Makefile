@@ -178,7 +178,7 @@ FUZZ_SOURCES_links    = ../shared/corpus Tests/Fixtures/kinds Tests/Fixtures/soc
 FUZZ_SOURCES_trend    = $(FUZZ_DIR)/lines $(FUZZ_FIXTURES_trend)
 FUZZ_SOURCES_posts    = $(FUZZ_DIR)/lines $(FUZZ_FIXTURES_posts)
 FUZZ_FIXTURES_trend   = Tests/Fixtures/trend Tests/Fixtures/social Tests/Fixtures/kinds
-FUZZ_FIXTURES_posts   = Tests/Fixtures/posts Tests/Fixtures/social
+FUZZ_FIXTURES_posts   = Tests/Fixtures/posts Tests/Fixtures/social Tests/Fixtures/references
 FUZZ_LINES_trend      = --trend --kinds $(FUZZ_KINDS)
 FUZZ_LINES_posts      = --posts --columns term,id,author,created_at,retweets,quotes,replies,text
 fuzz-build: deps

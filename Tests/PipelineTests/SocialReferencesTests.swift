@@ -19,6 +19,8 @@ import XCTest
 ///                    q2 again (counted once)
 ///                    q10 hhh 11:10 #y, a reply to q1 (so `*` only)
 ///     views.json     q8 iii ("ivy.example") #x, quotes q1; the view's own `embed` shows q1 (no post of its own)
+///                    q11 jjj #x, quotes q12 (with media; in no input) and its view's `embed` shows q12:
+///                    by did:plc:kkk, 2024-05-30 08:00, "elsewhere" (a copy of q12)
 ///     mastodon.jsonl m1 ann@social.example 12:00 #x
 ///                    m2 bob@other.example #x, quotes m1 (`quote.quoted_status`, m1 whole)
 ///                    m3 cat #x, quotes m0 (zed@far.example, 2024-05-31 09:00, "old &amp; gold"; in no input)
@@ -27,7 +29,7 @@ import XCTest
 ///                    m6 fay, a reblog of m2 (whose quote, inside the reblog, is not read)
 ///
 /// So for `#x`: q1 is retweeted by r7, quoted by q4 and q8, answered by q2
-/// and q5 (1, 2, 2); m2 reblogged by m6; q9, m0 and m1 quoted once; q2
+/// and q5 (1, 2, 2); m2 reblogged by m6; q12, q9, m0 and m1 quoted once; q2
 /// answered by q3. `*` adds q10's reply to q1.
 final class SocialReferencesTests: StoreTestCase {
     static let folder = Smashtag.fixtures.appendingPathComponent("references").path
@@ -38,12 +40,14 @@ final class SocialReferencesTests: StoreTestCase {
         term,id,author,created_at,retweets,quotes,replies,text
         #x,at://did:plc:aaa/app.bsky.feed.post/q1,@ann.bsky.social,2024-06-01T10:00:00Z,1,2,2,Root post #x
         #x,https://other.example/users/bob/statuses/12,@bob@other.example,2024-06-01T12:10:00Z,1,0,0,quoting ann
+        #x,at://did:plc:kkk/app.bsky.feed.post/q12,@did:plc:kkk,2024-05-30T08:00:00Z,0,1,0,elsewhere
         #x,at://did:plc:zzz/app.bsky.feed.post/q9,,,0,1,0,
         #x,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         #x,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
         #x,at://did:plc:bbb/app.bsky.feed.post/q2,@did:plc:bbb,2024-06-01T10:10:00Z,0,0,1,yes
         *,at://did:plc:aaa/app.bsky.feed.post/q1,@ann.bsky.social,2024-06-01T10:00:00Z,1,2,3,Root post #x
         *,https://other.example/users/bob/statuses/12,@bob@other.example,2024-06-01T12:10:00Z,1,0,0,quoting ann
+        *,at://did:plc:kkk/app.bsky.feed.post/q12,@did:plc:kkk,2024-05-30T08:00:00Z,0,1,0,elsewhere
         *,at://did:plc:zzz/app.bsky.feed.post/q9,,,0,1,0,
         *,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         *,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
@@ -70,7 +74,7 @@ final class SocialReferencesTests: StoreTestCase {
         XCTAssertEqual(rows.first?["replies"] as? Int, 2)
         // A report reads no reference: the quoted and reblogged statuses add no mention of their own.
         let report = try smashtag(["report", "#x", f, "--kinds", "hashtag,user", "--min-count", "1", "-q"]).stdout
-        XCTAssertEqual(report, "term,type,mention,count\n#x,hashtag,#x,14\n#x,user,@bob@other.example,1\n")
+        XCTAssertEqual(report, "term,type,mention,count\n#x,hashtag,#x,15\n#x,user,@bob@other.example,1\n")
     }
 
     /// Stores built in two ingests (either order), an import of an export,

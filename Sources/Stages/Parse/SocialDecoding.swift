@@ -48,6 +48,17 @@ struct SocialFields {
     var identityDID: ByteSpan?
     var identityHandle: ByteSpan?
     var indexedAt: ByteSpan?
+    /// A post view's own `embed`, when it shows a quoted post (read only for `posts`).
+    var embedded: EmbeddedView?
+}
+
+/// The post a view's `embed` shows (`app.bsky.embed.record#view`'s `record`,
+/// or `recordWithMedia#view`'s `record.record`): what it says of that post.
+struct EmbeddedView {
+    var uri: ByteSpan?
+    var did: ByteSpan?
+    var createdAt: ByteSpan?
+    var text: ByteSpan?
 }
 
 /// A Bluesky record (`app.bsky.feed.post` or `app.bsky.feed.repost`).
@@ -184,6 +195,11 @@ extension TweetDecoder {
         case .indexedAt:
             let v = try s.stringOrSkip()
             socials[social(&f)].indexedAt = v
+        case .embed:
+            // A post view's `embed`: the quoted post as the API shows it, a copy of it for `posts` (SPEC §15).
+            guard readsReferences, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            let view = try embeddedView(&s)
+            if view.uri != nil { socials[social(&f)].embedded = view }
         case .post:
             // A feed item: its post view is the post; the item itself (its `reason`, a repost's) adds nothing.
             _ = social(&f)
@@ -215,6 +231,40 @@ extension TweetDecoder {
             socials[i].authorDID = did
             socials[i].authorHandle = handle
         }
+    }
+
+    /// The post an embed's view shows: `{"record":VIEW-RECORD}` (a record's
+    /// view) or `{"record":{"record":VIEW-RECORD}}` (with media), whatever
+    /// the order of the members; a record that shows no post (`uri` absent) is none.
+    private func embeddedView(_ s: inout JSONScanner) throws(JSONError) -> EmbeddedView {
+        var view = EmbeddedView()
+        try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+            guard s.key(k, is: "record"), try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            view = try self.viewRecord(&s, nested: true)
+        }
+        return view
+    }
+
+    /// A `viewRecord`: its `uri`, its author's `did`, its value's `createdAt`
+    /// and `text`; `nested`: with media, the record's view is its `record`.
+    private func viewRecord(_ s: inout JSONScanner, nested: Bool) throws(JSONError) -> EmbeddedView {
+        var own = EmbeddedView(), inner: EmbeddedView?
+        try s.forEachMember { (s: inout JSONScanner, m: ByteSpan) throws(JSONError) in
+            if s.key(m, is: "uri") { own.uri = try s.stringOrSkip() }
+            else if s.key(m, is: "author"), try s.peek() == UInt8(ascii: "{") { own.did = try s.stringMember("did") }
+            else if s.key(m, is: "value"), try s.peek() == UInt8(ascii: "{") {
+                try s.forEachMember { (s: inout JSONScanner, v: ByteSpan) throws(JSONError) in
+                    if s.key(v, is: "createdAt") { own.createdAt = try s.stringOrSkip() }
+                    else if s.key(v, is: "text") { own.text = try s.stringOrSkip() }
+                    else { try s.skipValue() }
+                }
+            } else if nested, s.key(m, is: "record"), try s.peek() == UInt8(ascii: "{") {
+                inner = try self.viewRecord(&s, nested: false)
+            } else {
+                try s.skipValue()
+            }
+        }
+        return own.uri != nil ? own : inner ?? own
     }
 
     /// A Bluesky record: its text, time, languages, tags (facets and
@@ -485,6 +535,12 @@ extension TweetDecoder {
                     // (a record embed may show a list or a feed instead: no post).
                     t.references.repliedIdentity = r.replyParent.flatMap(postURI)
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
+                    // A view's own embed showing that post is a copy of it: its author (a DID), time and text.
+                    if let q = t.references.quotedIdentity, let view = x.embedded, let uri = view.uri,
+                       postURI(uri) == q, view.did?.isEmpty == false || view.createdAt != nil || view.text != nil {
+                        t.references.quotedCopy = DecodedTweet.Copy(id: q, author: DecodedTweet.AuthorRef(name: view.did, id: nil),
+                                                                     createdAt: view.createdAt, text: view.text, isIdentity: true)
+                    }
                 }
                 if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject, whose mentions and text it

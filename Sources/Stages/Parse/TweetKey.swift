@@ -18,6 +18,8 @@ enum TweetKey {
     /// `commit`, `identity`; a post view's `record`, `indexedAt`; a feed
     /// item's `post`; a page's `posts` and `feed`.
     case did, kind, timeUS, commit, identity, record, indexedAt, post, posts, feed
+    /// A post view's own `embed` (the quoted post's view; only `posts` reads it).
+    case embed
     case other
 
     /// Classifies the key `span` of the scanner's record.
@@ -49,7 +51,9 @@ enum TweetKey {
             case UInt8(ascii: "f"): return eq("feed") ? .feed : .other
             default: return .other
             }
-        case 5: return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts : eq("quote") ? .quote : .other
+        case 5:
+            return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts
+                : eq("quote") ? .quote : eq("embed") ? .embed : .other
         case 6:
             switch p[0] {
             case UInt8(ascii: "i"): return eq("id_str") ? .idStr : .other

@@ -207,7 +207,9 @@ struct ExportedPost {
     }
 
     /// A post view, whose record holds the tags, the mentions (as facets by
-    /// DID) and the links (as link facets); a repost as its Jetstream event.
+    /// DID), the links (as link facets), the post it answers (`reply.parent`)
+    /// and the post it quotes (a record embed), with what the copies say of
+    /// that post as the view's own `embed`; a repost as its Jetstream event.
     private var bluesky: String {
         let did = author ?? ""
         let created = time.map { ",\"createdAt\":\"\(CreatedAt.iso($0))\"" } ?? ""
@@ -230,7 +232,16 @@ struct ExportedPost {
         if let repliedTo { record += ",\"reply\":{\"parent\":{\"uri\":\(Self.q(repliedTo))}}" }
         if let quoted { record += ",\"embed\":{\"$type\":\"app.bsky.embed.record\",\"record\":{\"uri\":\(Self.q(quoted.identity))}}" }
         record += "}"
-        return "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)}\n"
+        // What the copies say of the quoted post, as the view's own embed shows it.
+        var view = ""
+        if let quoted, quoted.author != nil || quoted.time != nil || quoted.text != nil {
+            var shown = "{\"uri\":\(Self.q(quoted.identity))"
+            if let author = quoted.author { shown += ",\"author\":{\"did\":\(Self.q(author))}" }
+            shown += ",\"value\":{" + [quoted.time.map { "\"createdAt\":\"\(CreatedAt.iso($0))\"" },
+                                       quoted.text.map { "\"text\":\(Self.q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
+            view = ",\"embed\":{\"$type\":\"app.bsky.embed.record#view\",\"record\":\(shown)}"
+        }
+        return "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)\(view)}\n"
     }
 
     /// A Status; its links as empty anchors in `content` (no text of their
