@@ -231,31 +231,33 @@ public final class TrendAggregator: PartSink {
 
     private func trend(term t: Int, minimum: Int, byTweets: Bool, all keepAll: Bool, top: Int?) -> TermTrend {
         let k = windows.baselines.count
-        // Per window: mention → (tweets, authors).
-        var perWindow: [[Int32: (tweets: Int, authors: Int)]] = []
-        var mentions = Set<Int32>()
+        // By mention id (dense: one pass over each window's tables, no hashing): the current window's
+        // tweets and authors, and the sums over the baselines.
+        let n = keys.keys.count
+        var currentTweets = [Int](repeating: 0, count: n), currentAuthors = [Int](repeating: 0, count: n)
+        var baseTweets = [Int](repeating: 0, count: n), baseAuthors = [Int](repeating: 0, count: n)
+        var met = [Bool](repeating: false, count: n)
         for w in all.indices {
-            var counts: [Int32: (tweets: Int, authors: Int)] = [:]
-            tallies[t * all.count + w].tweets.forEach { m, n in
-                counts[Int32(truncatingIfNeeded: m), default: (0, 0)].tweets = n
-                mentions.insert(Int32(truncatingIfNeeded: m))
+            let slot = t * all.count + w
+            tallies[slot].tweets.forEach { m, c in
+                let i = Int(truncatingIfNeeded: m)
+                met[i] = true
+                if w == 0 { currentTweets[i] += c } else { baseTweets[i] += c }
             }
-            tallies[t * all.count + w].authors.forEach { pair, _ in counts[Int32(truncatingIfNeeded: pair >> 32), default: (0, 0)].authors += 1 }
-            perWindow.append(counts)
+            tallies[slot].authors.forEach { pair, _ in
+                let i = Int(truncatingIfNeeded: pair >> 32)
+                if w == 0 { currentAuthors[i] += 1 } else { baseAuthors[i] += 1 }
+            }
         }
         let scale = Fraction(Int128(windows.scale.numerator), Int128(windows.scale.denominator) * Int128(k))
         let names = keys.keys
         var rows: [TrendRow] = []
-        for m in mentions {
-            let current = perWindow[0][m] ?? (0, 0)
+        for i in 0..<n where met[i] {
+            let m = Int32(i)
+            let current = (tweets: currentTweets[i], authors: currentAuthors[i])
             // Under `--min-authors` the score is 0 (SPEC §14): without `--all` no row, and no fraction to work out.
             if !keepAll && (byTweets ? current.tweets : current.authors) < minimum { continue }
-            var sumTweets = 0, sumAuthors = 0
-            for w in 1..<all.count {
-                let c = perWindow[w][m] ?? (0, 0)
-                sumTweets += c.tweets
-                sumAuthors += c.authors
-            }
+            let sumTweets = baseTweets[i], sumAuthors = baseAuthors[i]
             let bTweets = Fraction(sumTweets) * scale, bAuthors = Fraction(sumAuthors) * scale
             let score = TrendScore(current: byTweets ? current.tweets : current.authors,
                                    baseline: byTweets ? bTweets : bAuthors, minimum: minimum)
@@ -282,16 +284,19 @@ public final class TrendAggregator: PartSink {
     /// Fills the explaining columns and `display` of the rows kept, over the current window's tweets.
     private func explain(_ rows: inout [TrendRow], term t: Int) {
         guard !rows.isEmpty else { return }
-        var index: [Int32: Int] = [:]
-        for (i, r) in rows.enumerated() { index[r.mentionID] = i }
+        // By mention id: its row, -1 none (dense: the tables below hold every pair of the window).
+        var index = [Int32](repeating: -1, count: keys.keys.count)
+        for (i, r) in rows.enumerated() { index[Int(r.mentionID)] = Int32(i) }
         var byAuthor = [[(author: Int32, tweets: Int)]](repeating: [], count: rows.count)
         tallies[t * all.count].authors.forEach { pair, n in
-            guard let i = index[Int32(truncatingIfNeeded: pair >> 32)] else { return }
+            let i = Int(index[Int(truncatingIfNeeded: pair >> 32)])
+            guard i >= 0 else { return }
             byAuthor[i].append((Int32(truncatingIfNeeded: pair), n))
         }
         var best = [(spelling: Int32, tweets: Int)?](repeating: nil, count: rows.count)
         details[t].spellings.forEach { pair, n in
-            guard let i = index[Int32(truncatingIfNeeded: pair >> 32)] else { return }
+            let i = Int(index[Int(truncatingIfNeeded: pair >> 32)])
+            guard i >= 0 else { return }
             let s = Int32(truncatingIfNeeded: pair)
             if let b = best[i], b.tweets > n || (b.tweets == n && !spellingTexts[Int(s)].precedesInUTF8(spellingTexts[Int(b.spelling)])) {
                 return

@@ -126,6 +126,7 @@ public enum CreatedAt {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    @inline(__always)
     private static func number(_ b: UnsafeRawBufferPointer, _ at: Int, _ count: Int) -> Int64? {
         var n: Int64 = 0
         for i in at..<at + count {
@@ -136,6 +137,7 @@ public enum CreatedAt {
     }
 
     /// `+0000` (classic) or `+02:00` (ISO): seconds east of UTC.
+    @inline(__always)
     private static func offset(_ b: UnsafeRawBufferPointer, _ at: Int, colon: Bool) -> Int64? {
         guard b[at] == 0x2B || b[at] == 0x2D, let h = number(b, at + 1, 2) else { return nil }
         if colon { guard b[at + 3] == 0x3A else { return nil } }
@@ -144,15 +146,24 @@ public enum CreatedAt {
         return b[at] == 0x2D ? -seconds : seconds
     }
 
-    /// `Jan` … `Dec` as three bytes in one integer, for a compare each.
-    private static let monthCodes: [UInt32] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                               "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map { name in
-        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
-    }
-
+    /// `Jan` … `Dec`: 1 … 12 (three bytes as one integer, one switch).
+    @inline(__always)
     private static func month(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int64? {
-        let code = UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
-        return monthCodes.firstIndex(of: code).map { Int64($0 + 1) }
+        switch UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) {
+        case 0x4A_61_6E: return 1   // Jan
+        case 0x46_65_62: return 2   // Feb
+        case 0x4D_61_72: return 3   // Mar
+        case 0x41_70_72: return 4   // Apr
+        case 0x4D_61_79: return 5   // May
+        case 0x4A_75_6E: return 6   // Jun
+        case 0x4A_75_6C: return 7   // Jul
+        case 0x41_75_67: return 8   // Aug
+        case 0x53_65_70: return 9   // Sep
+        case 0x4F_63_74: return 10  // Oct
+        case 0x4E_6F_76: return 11  // Nov
+        case 0x44_65_63: return 12  // Dec
+        default: return nil
+        }
     }
 
     @inline(__always)

@@ -130,7 +130,12 @@ public final class DecodedRecord {
         self.base = base
         arenaUsed = 0
         arenaChunk = 0
+        timeSpan = ByteSpan(start: -1, end: -1, escaped: false)
     }
+
+    /// The last `created_at` span read by `createdAt(of:)`, and its time (spans of one record name fixed bytes).
+    private var timeSpan = ByteSpan(start: -1, end: -1, escaped: false)
+    private var timeOfSpan: Int64?
 
     // MARK: Composed strings
 
@@ -239,9 +244,13 @@ public final class DecodedRecord {
     /// in its snowflake id, else nil.
     func createdAt(of tweet: DecodedTweet) -> Int64? {
         if let span = tweet.createdAt {
-            let t = span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
-                : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
-            if let t { return t }
+            // A filter and then the post's facts ask for the same time: read once per record's span.
+            if span.start != timeSpan.start || span.end != timeSpan.end || span.escaped != timeSpan.escaped {
+                timeSpan = span
+                timeOfSpan = span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
+                    : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
+            }
+            if let t = timeOfSpan { return t }
         }
         guard tweet.platform == .twitter else { return tweet.fallbackTime }
         return CreatedAt.fromSnowflake(tweet.id)
