@@ -22,4 +22,17 @@ final class PostIdentityURITests: XCTestCase {
         }
         XCTAssertEqual(PostIdentity.isURI(Substring("xx https://a").dropFirst(3)), true)
     }
+
+    /// The byte-level check agrees with `isURI` on every ASCII byte in every
+    /// position of a URI, and leaves text beyond ASCII to it.
+    func testTheByteCheckAgreesOnASCII() {
+        for b in UInt8(0)..<0x80 {
+            let c = String(UnicodeScalar(b))
+            for text in ["https://a" + c + "b", c + "https://ab", "https:/" + c + "/ab", "at://did:plc:x/" + c, c] {
+                let bytes = Array(text.utf8)
+                XCTAssertEqual(bytes.withUnsafeBytes { PostIdentity.isASCIIURI($0) }, PostIdentity.isURI(text), text.debugDescription)
+            }
+        }
+        XCTAssertNil(Array("https://é.example/1".utf8).withUnsafeBytes { PostIdentity.isASCIIURI($0) })
+    }
 }

@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A post's identity as every path carries it (SPEC §6, §16): one 64-bit
 /// number, exact for every kind of id.
@@ -13,24 +16,46 @@ import Synchronization
 /// process: what leaves it (extract lines, the store, a report's ids) is
 /// the string, `text(of:)`.
 ///
-/// - Complexity: O(1) for a tweet id below 2^63; a lock and a hash of the
-///   string for any other, the first time and every time it is met.
+/// - Complexity: O(1) for a tweet id below 2^63; a lock, a hash of the
+///   bytes and a compare with the string kept for any other, the first
+///   time and every time it is met (a `String` made the first time only).
 public enum PostIdentity {
     /// Numbers from here on stand for interned strings.
     public static let internedBase: UInt64 = 1 << 63
 
-    private struct Table {
-        var numbers: [Written: UInt64] = [:]
+    struct Table {
+        /// By hash: the number of the first string met with that hash, so a
+        /// string met again is found by its bytes, no `String` made.
+        var byHash: [UInt64: UInt64] = [:]
+        /// Strings whose hash an earlier, different string has (a 64-bit collision: rare, still exact).
+        var collided: [String: UInt64] = [:]
         var texts: [String] = []
-    }
 
-    /// An identity's string keyed by a hash of its bytes worked out before
-    /// the lock (`hashValue` feeds SipHash 8 bytes, not the whole URI).
-    private struct Written: Hashable {
-        let text: String
-        let hash: UInt64
-        static func == (a: Written, b: Written) -> Bool { a.hash == b.hash && a.text == b.text }
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        /// The number of the string of `bytes` with hash `h`; `make` gives
+        /// the string when it is new.
+        mutating func number(hash h: UInt64, bytes: UnsafeRawBufferPointer, make: () -> String) -> UInt64 {
+            let next = internedBase + UInt64(texts.count)
+            let first = Self.take(&byHash[h, default: next])
+            if first == next {
+                texts.append(make())
+                return next
+            }
+            if Self.same(texts[Int(first - internedBase)], bytes) { return first }
+            let text = make()
+            let n = Self.take(&collided[text, default: next])
+            if n == next { texts.append(text) }
+            return n
+        }
+
+        @inline(__always)
+        private static func take(_ value: inout UInt64) -> UInt64 { value }
+
+        private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+            var text = text
+            return text.withUTF8 { t in
+                t.count == bytes.count && (t.isEmpty || memcmp(t.baseAddress!, bytes.baseAddress!, t.count) == 0)
+            }
+        }
     }
 
     /// A 64-bit hash of bytes, eight at a time (FNV-style mixing of words).
@@ -59,30 +84,21 @@ public enum PostIdentity {
 
     /// The number of an identity written as a string (a URI, or a tweet id's decimal digits).
     public static func interned(_ text: String) -> UInt64 {
-        var text = text
-        let h = text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
-        return interned(Written(text: text, hash: h))
+        var native = text
+        return native.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            let h = hash(bytes)
+            return table.withLock { $0.number(hash: h, bytes: bytes, make: { text }) }
+        }
     }
 
     /// The number of an identity given as its UTF-8 bytes (a URI a decoder
     /// put together in a buffer of its own): the string is made only the
     /// first time.
     public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
-        interned(Written(text: String(decoding: bytes, as: UTF8.self), hash: hash(bytes)))
+        let h = hash(bytes)
+        return table.withLock { $0.number(hash: h, bytes: bytes, make: { String(decoding: bytes, as: UTF8.self) }) }
     }
-
-    private static func interned(_ key: Written) -> UInt64 {
-        table.withLock { t in
-            let next = internedBase + UInt64(t.texts.count)
-            // One look-up: the entry is made with `next` when the key is new.
-            let n = Self.take(&t.numbers[key, default: next])
-            if n == next { t.texts.append(key.text) }
-            return n
-        }
-    }
-
-    @inline(__always)
-    private static func take(_ value: inout UInt64) -> UInt64 { value }
 
     /// The identity number `n` stands for, as written out: a tweet's decimal id, or the string.
     public static func text(of n: UInt64) -> String {
@@ -101,6 +117,20 @@ public enum PostIdentity {
         if let id = UInt64(s) { return of(tweetID: id) }
         guard isURI(s) else { return nil }
         return interned(String(s))
+    }
+
+    /// `isURI` of text given as bytes, when they are ASCII (nil otherwise:
+    /// ask `isURI` of the string, which knows white space beyond ASCII).
+    public static func isASCIIURI(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        var scheme = false
+        var last: (UInt8, UInt8) = (0, 0)
+        for b in bytes {
+            if b >= 0x80 { return nil }
+            if b == 0x20 || (0x09...0x0D).contains(b) { return false }
+            if b == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { scheme = true }
+            last = (last.1, b)
+        }
+        return scheme
     }
 
     /// Whether `s` can be a post's URI identity: `scheme://…` without white

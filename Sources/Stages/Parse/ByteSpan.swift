@@ -6,3 +6,13 @@ struct ByteSpan: Equatable {
     var escaped: Bool
     var isEmpty: Bool { end == start }
 }
+
+extension Array {
+    /// Empties `a` keeping its storage; an empty array is left alone (its
+    /// `removeAll(keepingCapacity:)` would allocate a buffer each time: once
+    /// per record for the lists most records leave empty).
+    @inline(__always)
+    static func clear(_ a: inout [Element]) {
+        if !a.isEmpty { a.removeAll(keepingCapacity: true) }
+    }
+}

@@ -124,9 +124,9 @@ public final class DecodedRecord {
 
     /// Forgets the previous record; keeps the buffers' capacity.
     func reset(base: UnsafePointer<UInt8>) {
-        tweets.removeAll(keepingCapacity: true)
-        spans.removeAll(keepingCapacity: true)
-        includedUsers.removeAll(keepingCapacity: true)
+        Array.clear(&tweets)
+        Array.clear(&spans)
+        Array.clear(&includedUsers)
         self.base = base
         arenaUsed = 0
         arenaChunk = 0

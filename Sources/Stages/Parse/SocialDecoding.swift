@@ -427,8 +427,8 @@ extension TweetDecoder {
             // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
             f.platform = .mastodon
             // A `uri` that is no URI (no scheme, white space) could not be written out and read back: none.
-            if let uri = x.uri.map(record.string), PostIdentity.isURI(uri) {
-                f.id = PostIdentity.interned(uri)
+            if let uri = x.uri, let id = identity(ofURI: uri) {
+                f.id = id
                 f.idState = .valid
             } else {
                 f.idState = .absent
@@ -438,11 +438,11 @@ extension TweetDecoder {
         if x.record != nil || x.authorDID != nil {
             // A post view: its AT-URI, its author's DID (and handle, for the book), its record.
             f.platform = .bluesky
-            guard let uri = x.uri.map(record.string), PostIdentity.isURI(uri), let did = x.authorDID, !did.isEmpty, x.record != nil else {
+            guard let uri = x.uri, let id = identity(ofURI: uri), let did = x.authorDID, !did.isEmpty, x.record != nil else {
                 f.idState = .absent
                 return
             }
-            f.id = PostIdentity.interned(uri)
+            f.id = id
             f.idState = .valid
             if let handle = x.authorHandle, !handle.isEmpty {
                 let time = x.indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
@@ -552,15 +552,25 @@ extension TweetDecoder {
                     t.users = 0..<0
                     t.links = 0..<0
                     // A subject that is no URI (white space, no scheme) could not be written out and read back: none.
-                    if let subject = r.subject.map(record.string), PostIdentity.isURI(subject) {
-                        t.retweetedIdentity = PostIdentity.interned(subject)
-                    }
+                    if let subject = r.subject { t.retweetedIdentity = identity(ofURI: subject) }
                 }
             }
         case .twitter:
             break
         }
         return t
+    }
+
+    /// The identity of a URI written in the record (a status's `uri`, a
+    /// view's, a repost's subject); nil when it is no URI (`isURI`). ASCII
+    /// as written is checked and interned from its bytes, no string made.
+    func identity(ofURI span: ByteSpan) -> UInt64? {
+        if !span.escaped {
+            let bytes = UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start)
+            if let ok = PostIdentity.isASCIIURI(bytes) { return ok ? PostIdentity.interned(bytes: bytes) : nil }
+        }
+        let uri = record.string(span)
+        return PostIdentity.isURI(uri) ? PostIdentity.interned(uri) : nil
     }
 
     /// The identity of a Bluesky post's AT-URI (`at://AUTHORITY/app.bsky.feed.post/RKEY`); nil for another record's.

@@ -148,13 +148,13 @@ public final class TweetDecoder {
 
     /// Forgets the previous record; keeps the buffers' capacity.
     private func reset(base: UnsafePointer<UInt8>) {
-        objects.removeAll(keepingCapacity: true)
-        socials.removeAll(keepingCapacity: true)
-        facetRanges.removeAll(keepingCapacity: true)
+        Array.clear(&objects)
+        Array.clear(&socials)
+        Array.clear(&facetRanges)
         record.reset(base: base)
-        outputs.removeAll(keepingCapacity: true)
-        includedTweets.removeAll(keepingCapacity: true)
-        rejected.removeAll(keepingCapacity: true)
+        Array.clear(&outputs)
+        Array.clear(&includedTweets)
+        Array.clear(&rejected)
         notices = 0
         self.base = base
     }
