@@ -122,15 +122,17 @@ public enum PostIdentity {
     /// `isURI` of text given as bytes, when they are ASCII (nil otherwise:
     /// ask `isURI` of the string, which knows white space beyond ASCII).
     public static func isASCIIURI(_ bytes: UnsafeRawBufferPointer) -> Bool? {
-        var scheme = false
-        var last: (UInt8, UInt8) = (0, 0)
-        for b in bytes {
+        for b in bytes where b <= 0x20 || b >= 0x80 {
             if b >= 0x80 { return nil }
-            if b == 0x20 || (0x09...0x0D).contains(b) { return false }
-            if b == UInt8(ascii: "/") && last == (UInt8(ascii: ":"), UInt8(ascii: "/")) { scheme = true }
-            last = (last.1, b)
+            if b == 0x20 || b &- 0x09 < 5 { return false }
         }
-        return scheme
+        // `scheme://`: a `:` and two `/` anywhere.
+        var i = 0
+        while i + 2 < bytes.count {
+            if bytes[i] == UInt8(ascii: ":") && bytes[i + 1] == UInt8(ascii: "/") && bytes[i + 2] == UInt8(ascii: "/") { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Whether `s` can be a post's URI identity: `scheme://…` without white

@@ -468,13 +468,11 @@ extension TweetDecoder {
         append(collection)
         uriBytes.append(UInt8(ascii: "/"))
         append(rkey)
-        if uriBytes.contains(where: { $0 >= 0x80 }) {
-            // Other text: white space as Swift's `isURI` knows it (NBSP, the line separators, …).
-            guard PostIdentity.isURI(String(decoding: uriBytes, as: UTF8.self)) else { return nil }
-        } else if uriBytes.contains(where: Self.isASCIISpace) {
-            return nil
+        return uriBytes.withUnsafeBytes { bytes in
+            // `at://` makes it a URI unless it holds white space; beyond ASCII, as Swift's `isURI` knows it (NBSP, …).
+            if let ok = PostIdentity.isASCIIURI(bytes) { return ok ? PostIdentity.interned(bytes: bytes) : nil }
+            return PostIdentity.isURI(String(decoding: bytes, as: UTF8.self)) ? PostIdentity.interned(bytes: bytes) : nil
         }
-        return uriBytes.withUnsafeBytes { PostIdentity.interned(bytes: $0) }
     }
 
     /// Microseconds of a `time_us` span.
