@@ -177,7 +177,15 @@ extension TweetDecoder {
                 if s.key(k, is: "operation") { self.socials[i].operation = try s.stringOrSkip() }
                 else if s.key(k, is: "collection") { self.socials[i].collection = try s.stringOrSkip() }
                 else if s.key(k, is: "rkey") { self.socials[i].rkey = try s.stringOrSkip() }
-                else if s.key(k, is: "record") { self.socials[i].record = try self.blueskyRecord(&s) }
+                else if s.key(k, is: "record") {
+                    // A like, a follow, …: no post, its record only validated (Jetstream writes `collection` first).
+                    if let c = self.socials[i].collection, !self.spanEquals(c, "app.bsky.feed.post"),
+                       !self.spanEquals(c, "app.bsky.feed.repost") {
+                        try s.skipValue()
+                    } else {
+                        self.socials[i].record = try self.blueskyRecord(&s)
+                    }
+                }
                 else { try s.skipValue() }
             }
         case .identity:
