@@ -9,7 +9,7 @@ import XCTest
 ///
 ///     a.jsonl  identity: did:plc:rrr is "Reposter.bsky.social"
 ///              r1 rrr 10:00  a repost of s1 (in b.jsonl, the next file: read after the repost)
-///              r2 rrr 10:05  a repost of s2 (in no input: it carries nothing)
+///              r2 rrr 10:05  a repost of s2 (in no input: it carries nothing; its AT-URI names sss its author)
 ///              s3 ttt 09:00  "Hill day #Hike with @sam.bsky.social" (#hike, a mention of did:plc:sss); en
 ///              r3 uuu 10:10  a repost of s3 (read before it, in the same file)
 ///              r1 again (a duplicated line: counted once, on its AT-URI)
@@ -89,7 +89,7 @@ final class RepostTests: StoreTestCase {
         XCTAssertEqual(try out(["posts", "*", Self.folder, "--min-count", "1"]), """
             term,id,author,created_at,retweets,quotes,replies
             *,at://did:plc:sss/app.bsky.feed.post/s1,@sam.bsky.social,2024-05-01T08:00:00Z,2,0,0
-            *,at://did:plc:sss/app.bsky.feed.post/s2,,,1,0,0
+            *,at://did:plc:sss/app.bsky.feed.post/s2,@sam.bsky.social,,1,0,0
             *,at://did:plc:ttt/app.bsky.feed.post/s3,@did:plc:ttt,2024-05-01T09:00:00Z,1,0,0
 
             """)

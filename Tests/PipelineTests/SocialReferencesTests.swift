@@ -13,7 +13,8 @@ import XCTest
 ///                    q2 bbb 10:10 #x, a reply to q1 (root q1)
 ///                    q3 ccc 10:20 #x, a reply to q2 (root q1): counts for its parent, q2
 ///                    q4 ddd 10:30 #x, quotes q1 (a record embed)
-///                    q5 eee 10:40 #x, quotes q9 (with media, `$type` last; q9 in no input) and replies to q1
+///                    q5 eee 10:40 #x, quotes q9 (with media, `$type` last; q9 in no input: its
+///                                 AT-URI alone names its author, did:plc:zzz) and replies to q1
 ///                    q6 fff 10:50 #x, embeds a list, not a post: no quote
 ///                    r7 ggg 11:00 a repost of q1 (so #x)
 ///                    q2 again (counted once)
@@ -41,14 +42,14 @@ final class SocialReferencesTests: StoreTestCase {
         #x,at://did:plc:aaa/app.bsky.feed.post/q1,@ann.bsky.social,2024-06-01T10:00:00Z,1,2,2,Root post #x
         #x,https://other.example/users/bob/statuses/12,@bob@other.example,2024-06-01T12:10:00Z,1,0,0,quoting ann
         #x,at://did:plc:kkk/app.bsky.feed.post/q12,@did:plc:kkk,2024-05-30T08:00:00Z,0,1,0,elsewhere
-        #x,at://did:plc:zzz/app.bsky.feed.post/q9,,,0,1,0,
+        #x,at://did:plc:zzz/app.bsky.feed.post/q9,@did:plc:zzz,,0,1,0,
         #x,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         #x,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
         #x,at://did:plc:bbb/app.bsky.feed.post/q2,@did:plc:bbb,2024-06-01T10:10:00Z,0,0,1,yes
         *,at://did:plc:aaa/app.bsky.feed.post/q1,@ann.bsky.social,2024-06-01T10:00:00Z,1,2,3,Root post #x
         *,https://other.example/users/bob/statuses/12,@bob@other.example,2024-06-01T12:10:00Z,1,0,0,quoting ann
         *,at://did:plc:kkk/app.bsky.feed.post/q12,@did:plc:kkk,2024-05-30T08:00:00Z,0,1,0,elsewhere
-        *,at://did:plc:zzz/app.bsky.feed.post/q9,,,0,1,0,
+        *,at://did:plc:zzz/app.bsky.feed.post/q9,@did:plc:zzz,,0,1,0,
         *,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         *,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
         *,at://did:plc:bbb/app.bsky.feed.post/q2,@did:plc:bbb,2024-06-01T10:10:00Z,0,0,1,yes
@@ -109,11 +110,12 @@ final class SocialReferencesTests: StoreTestCase {
         let twitwi = Smashtag.corpus.appendingPathComponent("twitwi")
         let data = try Data(contentsOf: twitwi.appendingPathComponent("bluesky-normalized-firehose-posts.json"))
         let normalized = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        let parents = normalized.compactMap { $0["to_post_uri"] as? String }
+        let parents = normalized.compactMap { p in (p["to_post_uri"] as? String).map { ($0, p["to_user_did"] as? String ?? "") } }
         XCTAssertEqual(parents.count, 1)
         for name in ["bluesky-firehose-posts.json", "bluesky-hydrated-firehose-posts.json"] {
             let out = try smashtag(["posts", "*", twitwi.appendingPathComponent(name).path, "--min-count", "1", "-q"]).stdout
-            XCTAssertEqual(out, "term,id,author,created_at,retweets,quotes,replies\n" + parents.map { "*,\($0),,,0,0,1\n" }.joined(), name)
+            // The parent is in no input: its AT-URI names its author (twitwi's `to_user_did`), nothing says its time.
+            XCTAssertEqual(out, "term,id,author,created_at,retweets,quotes,replies\n" + parents.map { "*,\($0.0),@\($0.1),,0,0,1\n" }.joined(), name)
         }
         let statuses = Smashtag.corpus.appendingPathComponent("mastodon-py/statuses.jsonl").path
         var quoted: [String] = [], reblogged: [String] = []

@@ -541,10 +541,14 @@ extension TweetDecoder {
                     // (a record embed may show a list or a feed instead: no post).
                     t.references.repliedIdentity = r.replyParent.flatMap(postURI)
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
+                    // Each post's AT-URI names its author (its repo's DID), as a reply's `in_reply_to_screen_name` does.
+                    t.references.repliedCopy = authorCopy(t.references.repliedIdentity, r.replyParent)
+                    t.references.quotedCopy = authorCopy(t.references.quotedIdentity, r.quoted)
                     // A view's own embed showing that post is a copy of it: its author (a DID), time and text.
                     if let q = t.references.quotedIdentity, let view = x.embedded, let uri = view.uri,
                        postURI(uri) == q, view.did?.isEmpty == false || view.createdAt != nil || view.text != nil {
-                        t.references.quotedCopy = DecodedTweet.Copy(id: q, author: DecodedTweet.AuthorRef(name: view.did, id: nil),
+                        let author = view.did?.isEmpty == false ? view.did : t.references.quotedCopy?.author.name
+                        t.references.quotedCopy = DecodedTweet.Copy(id: q, author: DecodedTweet.AuthorRef(name: author, id: nil),
                                                                      createdAt: view.createdAt, text: view.text, isIdentity: true)
                     }
                 }
@@ -559,6 +563,7 @@ extension TweetDecoder {
                     t.links = 0..<0
                     // A subject that is no URI (white space, no scheme) could not be written out and read back: none.
                     if let subject = r.subject { t.retweetedIdentity = identity(ofURI: subject) }
+                    if readsReferences { t.references.retweetedCopy = authorCopy(t.retweetedIdentity, r.subject) }
                 }
             }
         case .twitter:
@@ -577,6 +582,27 @@ extension TweetDecoder {
         }
         let uri = record.string(span)
         return PostIdentity.isURI(uri) ? PostIdentity.interned(uri) : nil
+    }
+
+    /// What a post's AT-URI says of it: its author, the DID of the repo it
+    /// names (`at://DID/…`); nil for an authority that is a handle.
+    private func authorCopy(_ id: UInt64?, _ uri: ByteSpan?) -> DecodedTweet.Copy? {
+        guard let id, let uri, let did = authorDID(ofURI: uri) else { return nil }
+        return DecodedTweet.Copy(id: id, author: DecodedTweet.AuthorRef(name: did, id: nil), isIdentity: true)
+    }
+
+    /// The DID of `at://DID/…`, as a span of the record.
+    private func authorDID(ofURI span: ByteSpan) -> ByteSpan? {
+        if !span.escaped {
+            let p = base + span.start, n = span.end - span.start
+            guard n > 9, JSONScanner.sameBytes(p, ("at://did:" as StaticString).utf8Start, 9) else { return nil }
+            var i = 9
+            while i < n && p[i] != UInt8(ascii: "/") { i += 1 }
+            return ByteSpan(start: span.start + 5, end: span.start + i, escaped: false)
+        }
+        let uri = record.string(span)
+        guard uri.hasPrefix("at://did:") else { return nil }
+        return record.composed(String(uri.dropFirst(5).prefix(while: { $0 != "/" })))
     }
 
     /// The identity of a Bluesky post's AT-URI (`at://AUTHORITY/app.bsky.feed.post/RKEY`); nil for another record's.
