@@ -22,6 +22,9 @@ import XCTest
 ///     views.json     q8 iii ("ivy.example") #x, quotes q1; the view's own `embed` shows q1 (no post of its own)
 ///                    q11 jjj #x, quotes q12 (with media; in no input) and its view's `embed` shows q12:
 ///                    by did:plc:kkk, 2024-05-30 08:00, "elsewhere" (a copy of q12)
+///     feed.json      a feed page: q13 nnn #x, a reply to q14 (in no input), its item's `reply.parent`
+///                    view showing q14 (did:plc:mmm, 2024-05-29 07:00, "the parent"); q16 ooo #x, a
+///                    reply to q15, whose item (`reply` before `post`) shows it not found
 ///     mastodon.jsonl m1 ann@social.example 12:00 #x
 ///                    m2 bob@other.example #x, quotes m1 (`quote.quoted_status`, m1 whole)
 ///                    m3 cat #x, quotes m0 (zed@far.example, 2024-05-31 09:00, "old &amp; gold"; in no input)
@@ -31,7 +34,8 @@ import XCTest
 ///
 /// So for `#x`: q1 is retweeted by r7, quoted by q4 and q8, answered by q2
 /// and q5 (1, 2, 2); m2 reblogged by m6; q12, q9, m0 and m1 quoted once; q2
-/// answered by q3. `*` adds q10's reply to q1.
+/// answered by q3; q14 and q15 answered once (q14's time and text from the
+/// feed item's view, q15's author from its AT-URI alone). `*` adds q10's reply to q1.
 final class SocialReferencesTests: StoreTestCase {
     static let folder = Smashtag.fixtures.appendingPathComponent("references").path
     static let columns = ["--columns", "term,id,author,created_at,retweets,quotes,replies,text"]
@@ -46,6 +50,8 @@ final class SocialReferencesTests: StoreTestCase {
         #x,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         #x,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
         #x,at://did:plc:bbb/app.bsky.feed.post/q2,@did:plc:bbb,2024-06-01T10:10:00Z,0,0,1,yes
+        #x,at://did:plc:mmm/app.bsky.feed.post/q14,@did:plc:mmm,2024-05-29T07:00:00Z,0,0,1,the parent
+        #x,at://did:plc:ppp/app.bsky.feed.post/q15,@did:plc:ppp,,0,0,1,
         *,at://did:plc:aaa/app.bsky.feed.post/q1,@ann.bsky.social,2024-06-01T10:00:00Z,1,2,3,Root post #x
         *,https://other.example/users/bob/statuses/12,@bob@other.example,2024-06-01T12:10:00Z,1,0,0,quoting ann
         *,at://did:plc:kkk/app.bsky.feed.post/q12,@did:plc:kkk,2024-05-30T08:00:00Z,0,1,0,elsewhere
@@ -53,6 +59,8 @@ final class SocialReferencesTests: StoreTestCase {
         *,https://far.example/users/zed/statuses/1,@zed@far.example,2024-05-31T09:00:00Z,0,1,0,old & gold
         *,https://social.example/users/ann/statuses/11,@ann@social.example,2024-06-01T12:00:00Z,0,1,0,first
         *,at://did:plc:bbb/app.bsky.feed.post/q2,@did:plc:bbb,2024-06-01T10:10:00Z,0,0,1,yes
+        *,at://did:plc:mmm/app.bsky.feed.post/q14,@did:plc:mmm,2024-05-29T07:00:00Z,0,0,1,the parent
+        *,at://did:plc:ppp/app.bsky.feed.post/q15,@did:plc:ppp,,0,0,1,
 
         """
 
@@ -64,7 +72,8 @@ final class SocialReferencesTests: StoreTestCase {
     func testRepliesAndQuotesOfEveryPlatformByHand() throws {
         let f = Self.folder
         XCTAssertEqual(try posts([f]), Self.expected)
-        XCTAssertEqual(try posts([f + "/mastodon.jsonl", f + "/views.json", f + "/bluesky.jsonl"], ["--jobs", "1"]), Self.expected)
+        XCTAssertEqual(try posts([f + "/mastodon.jsonl", f + "/feed.json", f + "/views.json", f + "/bluesky.jsonl"], ["--jobs", "1"]),
+                       Self.expected)
         // The default threshold (2) keeps q1 alone; JSON says the unknown as null.
         let json = try smashtag(["posts", "#x", f, "--format", "json", "-q"]).stdout
         let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
@@ -75,7 +84,7 @@ final class SocialReferencesTests: StoreTestCase {
         XCTAssertEqual(rows.first?["replies"] as? Int, 2)
         // A report reads no reference: the quoted and reblogged statuses add no mention of their own.
         let report = try smashtag(["report", "#x", f, "--kinds", "hashtag,user", "--min-count", "1", "-q"]).stdout
-        XCTAssertEqual(report, "term,type,mention,count\n#x,hashtag,#x,15\n#x,user,@bob@other.example,1\n")
+        XCTAssertEqual(report, "term,type,mention,count\n#x,hashtag,#x,17\n#x,user,@bob@other.example,1\n")
     }
 
     /// Stores built in two ingests (either order), an import of an export,
@@ -83,7 +92,7 @@ final class SocialReferencesTests: StoreTestCase {
     /// in either order: the same bytes.
     func testEveryPathGivesTheSameBytes() throws {
         let f = Self.folder
-        let halves = [[f + "/bluesky.jsonl", f + "/views.json"], [f + "/mastodon.jsonl"]]
+        let halves = [[f + "/bluesky.jsonl", f + "/views.json"], [f + "/mastodon.jsonl", f + "/feed.json"]]
         for (name, order) in [("ab.db", halves), ("ba.db", halves.reversed())] {
             let store = path(name)
             for paths in order { try smashtag(["ingest"] + paths + ["--store", store, "--keep-text", "-q"]) }

@@ -50,10 +50,16 @@ struct SocialFields {
     var indexedAt: ByteSpan?
     /// A post view's own `embed`, when it shows a quoted post (read only for `posts`).
     var embedded: EmbeddedView?
+    /// A feed item: its post's object, and its `reply.parent` (the view of the post that post answers).
+    var itemPost: Int?
+    var itemParent: EmbeddedView?
+    /// A post: its feed item's `reply.parent`, when it came in one.
+    var parentView: EmbeddedView?
 }
 
 /// The post a view's `embed` shows (`app.bsky.embed.record#view`'s `record`,
-/// or `recordWithMedia#view`'s `record.record`): what it says of that post.
+/// or `recordWithMedia#view`'s `record.record`), or a feed item's
+/// `reply.parent` view: what it says of that post.
 struct EmbeddedView {
     var uri: ByteSpan?
     var did: ByteSpan?
@@ -210,9 +216,23 @@ extension TweetDecoder {
             if view.uri != nil { socials[social(&f)].embedded = view }
         case .post:
             // A feed item: its post view is the post; the item itself (its `reason`, a repost's) adds nothing.
-            _ = social(&f)
+            let i = social(&f)
             f.isContainer = true
+            let post = objects.count
             try containedTweet(&s)
+            if objects.count > post { socials[i].itemPost = post }
+        case .reply:
+            // A feed item's `reply`: the view of the post its post answers, a copy of it for `posts` (SPEC §15).
+            guard readsReferences, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
+            var parent: EmbeddedView?
+            try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                if s.key(k, is: "parent"), try s.peek() == UInt8(ascii: "{") {
+                    parent = try self.viewRecord(&s, nested: false, value: "record")
+                } else {
+                    try s.skipValue()
+                }
+            }
+            if let parent, parent.uri != nil { socials[social(&f)].itemParent = parent }
         case .posts, .feed:
             _ = social(&f)
             f.isContainer = true
@@ -248,26 +268,27 @@ extension TweetDecoder {
         var view = EmbeddedView()
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             guard s.key(k, is: "record"), try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
-            view = try self.viewRecord(&s, nested: true)
+            view = try self.viewRecord(&s, nested: true, value: "value")
         }
         return view
     }
 
-    /// A `viewRecord`: its `uri`, its author's `did`, its value's `createdAt`
-    /// and `text`; `nested`: with media, the record's view is its `record`.
-    private func viewRecord(_ s: inout JSONScanner, nested: Bool) throws(JSONError) -> EmbeddedView {
+    /// A `viewRecord` (or a post view, whose record is its `record`, not its
+    /// `value`): its `uri`, its author's `did`, its record's `createdAt` and
+    /// `text`; `nested`: with media, the record's view is its `record`.
+    private func viewRecord(_ s: inout JSONScanner, nested: Bool, value: StaticString) throws(JSONError) -> EmbeddedView {
         var own = EmbeddedView(), inner: EmbeddedView?
         try s.forEachMember { (s: inout JSONScanner, m: ByteSpan) throws(JSONError) in
             if s.key(m, is: "uri") { own.uri = try s.stringOrSkip() }
             else if s.key(m, is: "author"), try s.peek() == UInt8(ascii: "{") { own.did = try s.stringMember("did") }
-            else if s.key(m, is: "value"), try s.peek() == UInt8(ascii: "{") {
+            else if s.key(m, is: value), try s.peek() == UInt8(ascii: "{") {
                 try s.forEachMember { (s: inout JSONScanner, v: ByteSpan) throws(JSONError) in
                     if s.key(v, is: "createdAt") { own.createdAt = try s.stringOrSkip() }
                     else if s.key(v, is: "text") { own.text = try s.stringOrSkip() }
                     else { try s.skipValue() }
                 }
             } else if nested, s.key(m, is: "record"), try s.peek() == UInt8(ascii: "{") {
-                inner = try self.viewRecord(&s, nested: false)
+                inner = try self.viewRecord(&s, nested: false, value: value)
             } else {
                 try s.skipValue()
             }
@@ -406,6 +427,10 @@ extension TweetDecoder {
     /// Decides what an object with keys of another platform is, once all its keys are read.
     func finishSocial(_ f: inout TweetFields) {
         let x = socials[Int(f.social)]
+        if let post = x.itemPost, let parent = x.itemParent, objects[post].social >= 0 {
+            // A feed item: what its `reply.parent` shows goes with its post, whichever member came first.
+            socials[Int(objects[post].social)].parentView = parent
+        }
         if let kind = x.eventKind, x.did != nil || x.identityDID != nil {
             // A Jetstream event: a post or a repost created is a post; an identity names a handle; the rest
             // (an `account` event too, though its `account` object looks like a status's) are notices.
@@ -543,6 +568,12 @@ extension TweetDecoder {
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
                     // Each post's AT-URI names its author (its repo's DID), as a reply's `in_reply_to_screen_name` does.
                     t.references.repliedCopy = authorCopy(t.references.repliedIdentity, r.replyParent)
+                    // A feed item's `reply.parent` showing that post is a copy of it, as a quoted post's view is.
+                    if let p = t.references.repliedIdentity, let view = x.parentView, let uri = view.uri, postURI(uri) == p {
+                        let author = view.did?.isEmpty == false ? view.did : t.references.repliedCopy?.author.name
+                        t.references.repliedCopy = DecodedTweet.Copy(id: p, author: DecodedTweet.AuthorRef(name: author, id: nil),
+                                                                      createdAt: view.createdAt, text: view.text, isIdentity: true)
+                    }
                     t.references.quotedCopy = authorCopy(t.references.quotedIdentity, r.quoted)
                     // A view's own embed showing that post is a copy of it: its author (a DID), time and text.
                     if let q = t.references.quotedIdentity, let view = x.embedded, let uri = view.uri,

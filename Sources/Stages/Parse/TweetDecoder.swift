@@ -285,7 +285,7 @@ public final class TweetDecoder {
         case .data, .includes, .statuses, .results, .tweet, .meta, .errors:
             if top { try pageMember(&s, key: key, fields: &f) } else { try s.skipValue() }
         case .uri, .account, .content, .tags, .mentions, .card, .language, .reblog, .quote,
-             .did, .kind, .timeUS, .commit, .identity, .record, .indexedAt, .post, .posts, .feed, .embed:
+             .did, .kind, .timeUS, .commit, .identity, .record, .indexedAt, .post, .posts, .feed, .embed, .reply:
             try socialMember(&s, key: TweetKey.classify(key, s), fields: &f, level: level)
         case .other:
             try s.skipValue()

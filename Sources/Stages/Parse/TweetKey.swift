@@ -18,8 +18,9 @@ enum TweetKey {
     /// `commit`, `identity`; a post view's `record`, `indexedAt`; a feed
     /// item's `post`; a page's `posts` and `feed`.
     case did, kind, timeUS, commit, identity, record, indexedAt, post, posts, feed
-    /// A post view's own `embed` (the quoted post's view; only `posts` reads it).
-    case embed
+    /// A post view's own `embed` (the quoted post's view) and a feed item's
+    /// `reply` (the view of the post it answers); only `posts` reads them.
+    case embed, reply
     case other
 
     /// Classifies the key `span` of the scanner's record.
@@ -53,7 +54,7 @@ enum TweetKey {
             }
         case 5:
             return eq("tweet") ? .tweet : (eq("limit") || eq("event")) ? .notice : eq("posts") ? .posts
-                : eq("quote") ? .quote : eq("embed") ? .embed : .other
+                : eq("quote") ? .quote : eq("embed") ? .embed : eq("reply") ? .reply : .other
         case 6:
             switch p[0] {
             case UInt8(ascii: "i"): return eq("id_str") ? .idStr : .other

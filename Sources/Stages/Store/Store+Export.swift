@@ -106,7 +106,7 @@ extension Store {
                 post.references.append(try reference("quoted", x))
             }
             if let x = tweets.optionalInt64(9) {
-                post.repliedTo = try identities.text(x)
+                post.replied = try copy(of: x)
                 post.references.append(try reference("replied_to", x))
             }
             out += post.line
@@ -161,7 +161,7 @@ struct ExportedPost {
     var references: [String] = []
     /// The post it quotes, with what the store's copies say of it, and the identity of the post it replies to.
     var quoted: Copy?
-    var repliedTo: String?
+    var replied: Copy?
     var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
 
     var line: String {
@@ -209,7 +209,9 @@ struct ExportedPost {
     /// A post view, whose record holds the tags, the mentions (as facets by
     /// DID), the links (as link facets), the post it answers (`reply.parent`)
     /// and the post it quotes (a record embed), with what the copies say of
-    /// that post as the view's own `embed`; a repost as its Jetstream event.
+    /// that post as the view's own `embed`, and of the post it answers as a
+    /// feed item's `reply.parent` (the view then inside the item); a repost
+    /// as its Jetstream event.
     private var bluesky: String {
         let did = author ?? ""
         let created = time.map { ",\"createdAt\":\"\(CreatedAt.iso($0))\"" } ?? ""
@@ -229,7 +231,7 @@ struct ExportedPost {
             + urls.map { "{\"features\":[{\"$type\":\"app.bsky.richtext.facet#link\",\"uri\":\(Self.q($0))}]}" }
         if !facets.isEmpty { record += ",\"facets\":[" + facets.joined(separator: ",") + "]" }
         // The post it answers (the store keeps no thread root) and the post it quotes, as a record embed.
-        if let repliedTo { record += ",\"reply\":{\"parent\":{\"uri\":\(Self.q(repliedTo))}}" }
+        if let replied { record += ",\"reply\":{\"parent\":{\"uri\":\(Self.q(replied.identity))}}" }
         if let quoted { record += ",\"embed\":{\"$type\":\"app.bsky.embed.record\",\"record\":{\"uri\":\(Self.q(quoted.identity))}}" }
         record += "}"
         // What the copies say of the quoted post, as the view's own embed shows it.
@@ -241,7 +243,14 @@ struct ExportedPost {
                                        quoted.text.map { "\"text\":\(Self.q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
             view = ",\"embed\":{\"$type\":\"app.bsky.embed.record#view\",\"record\":\(shown)}"
         }
-        return "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)\(view)}\n"
+        let post = "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)\(view)}"
+        // What the copies say of the post it answers: a feed item's `reply.parent` view.
+        guard let replied, replied.author != nil || replied.time != nil || replied.text != nil else { return post + "\n" }
+        var parent = "{\"uri\":\(Self.q(replied.identity))"
+        if let author = replied.author { parent += ",\"author\":{\"did\":\(Self.q(author))}" }
+        parent += ",\"record\":{" + [replied.time.map { "\"createdAt\":\"\(CreatedAt.iso($0))\"" },
+                                      replied.text.map { "\"text\":\(Self.q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
+        return "{\"post\":\(post),\"reply\":{\"parent\":\(parent)}}\n"
     }
 
     /// A Status; its links as empty anchors in `content` (no text of their
