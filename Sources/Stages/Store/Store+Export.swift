@@ -61,8 +61,7 @@ extension Store {
             return c
         }
         /// A `referenced_tweets` entry: the post's id and, inline, what its copies say.
-        func reference(_ type: String, _ post: Int64) throws(StoreError) -> String {
-            let c = try copy(of: post)
+        func reference(_ type: String, _ c: ExportedPost.Copy) -> String {
             var entry = "{\"type\":\"\(type)\",\"id\":\(JSONText.quoted(c.identity))"
             if c.author != nil || c.text != nil {
                 if let t = c.time { entry += ",\"created_at\":\"\(CreatedAt.iso(t))\"" }
@@ -99,15 +98,17 @@ extension Store {
             post.retweet = tweets.optionalInt64(5) == 1
             if let x = tweets.optionalInt64(7) {
                 post.retweetOf = try identities.text(x)
-                post.references.append(try reference("retweeted", x))
+                post.references.append(reference("retweeted", try copy(of: x)))
             }
             if let x = tweets.optionalInt64(8) {
-                post.quoted = try copy(of: x)
-                post.references.append(try reference("quoted", x))
+                let c = try copy(of: x)
+                post.quoted = c
+                post.references.append(reference("quoted", c))
             }
             if let x = tweets.optionalInt64(9) {
-                post.replied = try copy(of: x)
-                post.references.append(try reference("replied_to", x))
+                let c = try copy(of: x)
+                post.replied = c
+                post.references.append(reference("replied_to", c))
             }
             out += post.line
             count += 1
