@@ -47,6 +47,11 @@ struct PostsCommand: Command {
         says when X was read, else what the first copy read says (a
         retweet's or quote's embedded copy, a reply's in_reply_to_screen_name);
         a time nobody says is the time in X's snowflake id; else empty.
+        Bluesky: a repost retweets its subject, a post replies to its
+        reply.parent and quotes the post its record embeds; a post's AT-URI
+        names its author. Mastodon: a reblog retweets its status, a quote
+        quotes quote.quoted_status; a reply (by in_reply_to_id, a number of
+        one server) is not counted.
 
     FILTERS (as for `smashtag report`; they narrow the matching tweets, not X):
     \(Usage.filterOptions)
