@@ -566,22 +566,9 @@ extension TweetDecoder {
                     // (a record embed may show a list or a feed instead: no post).
                     t.references.repliedIdentity = r.replyParent.flatMap(postURI)
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
-                    // Each post's AT-URI names its author (its repo's DID), as a reply's `in_reply_to_screen_name` does.
-                    t.references.repliedCopy = authorCopy(t.references.repliedIdentity, r.replyParent)
-                    // A feed item's `reply.parent` showing that post is a copy of it, as a quoted post's view is.
-                    if let p = t.references.repliedIdentity, let view = x.parentView, let uri = view.uri, postURI(uri) == p {
-                        let author = view.did?.isEmpty == false ? view.did : t.references.repliedCopy?.author.name
-                        t.references.repliedCopy = DecodedTweet.Copy(id: p, author: DecodedTweet.AuthorRef(name: author, id: nil),
-                                                                      createdAt: view.createdAt, text: view.text, isIdentity: true)
-                    }
-                    t.references.quotedCopy = authorCopy(t.references.quotedIdentity, r.quoted)
-                    // A view's own embed showing that post is a copy of it: its author (a DID), time and text.
-                    if let q = t.references.quotedIdentity, let view = x.embedded, let uri = view.uri,
-                       postURI(uri) == q, view.did?.isEmpty == false || view.createdAt != nil || view.text != nil {
-                        let author = view.did?.isEmpty == false ? view.did : t.references.quotedCopy?.author.name
-                        t.references.quotedCopy = DecodedTweet.Copy(id: q, author: DecodedTweet.AuthorRef(name: author, id: nil),
-                                                                     createdAt: view.createdAt, text: view.text, isIdentity: true)
-                    }
+                    // Each AT-URI names its author (its repo's DID), as `in_reply_to_screen_name` does; a view of the post says more.
+                    t.references.repliedCopy = referenceCopy(t.references.repliedIdentity, r.replyParent, shownBy: x.parentView)
+                    t.references.quotedCopy = referenceCopy(t.references.quotedIdentity, r.quoted, shownBy: x.embedded)
                 }
                 if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject, whose mentions and text it
@@ -613,6 +600,20 @@ extension TweetDecoder {
         }
         let uri = record.string(span)
         return PostIdentity.isURI(uri) ? PostIdentity.interned(uri) : nil
+    }
+
+    /// What a post says of the post it answers or quotes (`id`, its AT-URI
+    /// `uri`): the author its AT-URI names, and what a view of it the record
+    /// holds says (a feed item's `reply.parent`, a view's own `embed`: its
+    /// author's DID, time and text) when the view shows that very post.
+    private func referenceCopy(_ id: UInt64?, _ uri: ByteSpan?, shownBy view: EmbeddedView?) -> DecodedTweet.Copy? {
+        guard let id else { return nil }
+        let named = authorCopy(id, uri)
+        guard let view, let shown = view.uri, postURI(shown) == id,
+              view.did?.isEmpty == false || view.createdAt != nil || view.text != nil else { return named }
+        let author = view.did?.isEmpty == false ? view.did : named?.author.name
+        return DecodedTweet.Copy(id: id, author: DecodedTweet.AuthorRef(name: author, id: nil),
+                                 createdAt: view.createdAt, text: view.text, isIdentity: true)
     }
 
     /// What a post's AT-URI says of it: its author, the DID of the repo it
