@@ -94,7 +94,8 @@ public enum PostIdentity {
 
     /// The number of an identity given as its UTF-8 bytes (a URI a decoder
     /// put together in a buffer of its own): the string is made only the
-    /// first time.
+    /// first time. The bytes must be valid UTF-8 (a validated record's, or a
+    /// string's: every caller's are), so that the string kept is the bytes.
     public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
         let h = hash(bytes)
         return table.withLock { $0.number(hash: h, bytes: bytes, make: { String(decoding: bytes, as: UTF8.self) }) }
