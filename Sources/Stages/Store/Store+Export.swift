@@ -160,7 +160,7 @@ struct ExportedPost {
     var retweetOf: String?
     /// A tweet's `referenced_tweets` entries (SPEC §15), as JSON; a retweet's first.
     var references: [String] = []
-    /// The post it quotes, with what the store's copies say of it, and the identity of the post it replies to.
+    /// The posts it quotes and replies to, with what the store's copies say of them.
     var quoted: Copy?
     var replied: Copy?
     var hashtags: [String] = [], users: [String] = [], symbols: [String] = [], urls: [String] = []
@@ -177,6 +177,8 @@ struct ExportedPost {
         var time: Int64?
         var author: String?
         var text: String?
+
+        var saysAnything: Bool { author != nil || time != nil || text != nil }
     }
 
     private static func q(_ s: String) -> String { JSONText.quoted(s) }
@@ -237,21 +239,23 @@ struct ExportedPost {
         record += "}"
         // What the copies say of the quoted post, as the view's own embed shows it.
         var view = ""
-        if let quoted, quoted.author != nil || quoted.time != nil || quoted.text != nil {
-            var shown = "{\"uri\":\(Self.q(quoted.identity))"
-            if let author = quoted.author { shown += ",\"author\":{\"did\":\(Self.q(author))}" }
-            shown += ",\"value\":{" + [quoted.time.map { "\"createdAt\":\"\(CreatedAt.iso($0))\"" },
-                                       quoted.text.map { "\"text\":\(Self.q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
-            view = ",\"embed\":{\"$type\":\"app.bsky.embed.record#view\",\"record\":\(shown)}"
+        if let quoted, quoted.saysAnything {
+            view = ",\"embed\":{\"$type\":\"app.bsky.embed.record#view\",\"record\":\(Self.shown(quoted, record: "value"))}"
         }
         let post = "{\"uri\":\(Self.q(identity)),\"author\":{\"did\":\(Self.q(did))},\"record\":\(record)\(view)}"
         // What the copies say of the post it answers: a feed item's `reply.parent` view.
-        guard let replied, replied.author != nil || replied.time != nil || replied.text != nil else { return post + "\n" }
-        var parent = "{\"uri\":\(Self.q(replied.identity))"
-        if let author = replied.author { parent += ",\"author\":{\"did\":\(Self.q(author))}" }
-        parent += ",\"record\":{" + [replied.time.map { "\"createdAt\":\"\(CreatedAt.iso($0))\"" },
-                                      replied.text.map { "\"text\":\(Self.q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
-        return "{\"post\":\(post),\"reply\":{\"parent\":\(parent)}}\n"
+        guard let replied, replied.saysAnything else { return post + "\n" }
+        return "{\"post\":\(post),\"reply\":{\"parent\":\(Self.shown(replied, record: "record"))}}\n"
+    }
+
+    /// A view of a post as what the copies say of it: its URI, its author's
+    /// DID, and its record's time and text under `record` (`value` in an
+    /// embed's view, `record` in a post view).
+    private static func shown(_ c: Copy, record: String) -> String {
+        var out = "{\"uri\":\(q(c.identity))"
+        if let author = c.author { out += ",\"author\":{\"did\":\(q(author))}" }
+        return out + ",\"\(record)\":{" + [c.time.map { "\"createdAt\":\"\(CreatedAt.iso($0))\"" },
+                                          c.text.map { "\"text\":\(q($0))" }].compactMap { $0 }.joined(separator: ",") + "}}"
     }
 
     /// A Status; its links as empty anchors in `content` (no text of their
