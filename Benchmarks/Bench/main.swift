@@ -1,7 +1,7 @@
 // smashtag-bench: `make bench`'s driver (not part of the product).
 //
 //   smashtag-bench generate --out DIR [--mb 500] [--seed N]
-//   smashtag-bench run --data DIR [--runs 3] [--term '#tag'] [--smashtag PATH]
+//   smashtag-bench run --data DIR [--runs 3] [--pairs 7] [--term '#tag'] [--smashtag PATH]
 //                      [--python PATH] [--peer PATH]
 //   smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
 //   smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH]
@@ -13,7 +13,7 @@ import Foundation
 
 let usage = """
     usage: smashtag-bench generate --out DIR [--mb 500] [--seed N]
-           smashtag-bench run --data DIR [--runs 3] [--term '#tag'] [--smashtag PATH] [--python PATH] [--peer PATH]
+           smashtag-bench run --data DIR [--runs 3] [--pairs 7] [--term '#tag'] [--smashtag PATH] [--python PATH] [--peer PATH]
            smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
            smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH] [--python PATH] [--peer PATH]
     """
@@ -57,12 +57,13 @@ case "generate-jetstream":
     generateJetstream(out: out, mb: intOption(o, "mb", 500), seed: UInt64(intOption(o, "seed", 20_261_204)))
 case "run", "run-jetstream":
     let o = options(Array(args.dropFirst()))
-    for k in o.keys where !["data", "runs", "term", "smashtag", "python", "peer"].contains(k) {
+    for k in o.keys where !["data", "runs", "pairs", "term", "smashtag", "python", "peer"].contains(k) {
         fail("unknown option --\(k)\n\(usage)")
     }
     var r = RunOptions()
     r.data = o["data"] ?? r.data
     r.runs = intOption(o, "runs", r.runs)
+    r.pairs = intOption(o, "pairs", r.pairs)
     r.term = o["term"] ?? r.term
     r.smashtag = o["smashtag"] ?? r.smashtag
     r.python = o["python"] ?? r.python

@@ -272,6 +272,8 @@ public final class MentionTable {
     /// Per url id: its host's id and its domain's id (`unknownDerived` until asked).
     private var hostOfURL: [Int32] = []
     private var domainOfURL: [Int32] = []
+    /// Per host id: its domain's id (a site's many links ask once).
+    private var domainOfHost: [Int32] = []
     private static let unknownDerived: Int32 = -2
 
     /// The id of the host (SPEC §13) of the link whose key has id `url`.
@@ -290,8 +292,14 @@ public final class MentionTable {
         let i = Int(url)
         if i < domainOfURL.count, domainOfURL[i] != Self.unknownDerived { return domainOfURL[i] }
         if i >= domainOfURL.count { domainOfURL += repeatElement(Self.unknownDerived, count: i + 1024 - domainOfURL.count) }
-        let host = key(Int(hostID(ofURL: url))).unsigned
-        let id = id(forKey: "=" + RegistrableDomain.shared.domain(ofHost: host))
+        let host = Int(hostID(ofURL: url))
+        if host < domainOfHost.count, domainOfHost[host] != Self.unknownDerived {
+            domainOfURL[i] = domainOfHost[host]
+            return domainOfHost[host]
+        }
+        if host >= domainOfHost.count { domainOfHost += repeatElement(Self.unknownDerived, count: host + 1024 - domainOfHost.count) }
+        let id = id(forKey: "=" + RegistrableDomain.shared.domain(ofHost: key(host).unsigned))
+        domainOfHost[host] = id
         domainOfURL[i] = id
         return id
     }
