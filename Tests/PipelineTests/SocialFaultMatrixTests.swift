@@ -200,6 +200,24 @@ final class SocialFaultMatrixTests: XCTestCase {
         XCTAssertTrue(t.stdout.contains("*,hashtag,#odd,#Odd,1,1,0,0,1,0,2,new,1,@did:plc:ddd,at://did:plc:ddd/app.bsky.feed.post/t4\n"), t.stdout)
     }
 
+    /// A Jetstream dump of posts alone (`wantedCollections=app.bsky.feed.post`),
+    /// its text as Jetstream writes it (UTF-8, no `\u` escapes), in one gzip
+    /// stream: no record holds `"id`, which the bound on inputs holding no
+    /// tweet looked for, so the posts after the first 100,000 were skipped
+    /// as "not tweet data". A Bluesky event's `did` makes it a post that
+    /// could be one; all 100,010 count.
+    func testAJetstreamDumpOfPostsAloneIsReadToItsEnd() throws {
+        let tag = #"{"$type":"app.bsky.richtext.facet#tag","tag":"big"}"#
+        let n = 100_010
+        let lines = (0..<n).map { Self.post("p\($0 % 97)", "k\($0)", at: "2024-05-01T10:00:00.000Z", text: "héllo #big", facets: [(7, 11, tag)]) }
+        let plain = write("posts-only.jsonl", lines)
+        try shell("gzip -c '\(plain)' > '\(plain).gz' && rm '\(plain)'")
+        let r = try Smashtag.run(["report", "*", plain + ".gz", "--kinds", "hashtag", "--min-count", "1", "--format", "csv"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "term,type,mention,count\n*,hashtag,#big,\(n)\n")
+        XCTAssertFalse(r.stderr.contains("could be a tweet"), r.stderr)
+    }
+
     /// A status whose `uri` has no scheme or holds white space, a Jetstream
     /// post whose DID holds a space, a post view whose `uri` is a word: a
     /// post's identity is written out in extract lines and the store and read

@@ -55,6 +55,12 @@ final class StreamSnifferTests: XCTestCase {
         XCTAssertTrue(could(#" {"tweet":{"id_str":"5"}} "#))
         XCTAssertTrue(could(#"[{"data":{"id":"5"}}]"#))
         XCTAssertTrue(could(#"{"id":1}"#))
+        // SPEC §16: a Jetstream event (`did`), a post view (`uri`, its author's `did`), a Mastodon status (`id`).
+        XCTAssertTrue(could(#"{"time_us":1,"kind":"commit","did":"did:plc:a"}"#))
+        XCTAssertTrue(could(#"{"post":{"uri":"at://did:plc:a/app.bsky.feed.post/1"}}"#))
+        XCTAssertTrue(could(#"{"uri":"https://mastodon.social/users/a/statuses/1"}"#))
+        XCTAssertTrue(could(#"{"id"}"#))
+        XCTAssertFalse(could(#"{"di":1,"ur":2,"i":3,"rid":4,"xdid":5}"#))
         XCTAssertFalse(could("{}"))
         XCTAssertFalse(could(#"{"limit":{"track":5}}"#))
         XCTAssertFalse(could(#"x{"id":1}"#))

@@ -34,7 +34,9 @@ struct InputBudget {
     /// the input when too many in a row from its start cannot be.
     ///
     /// A record can be a tweet only if it is an object or array (it starts
-    /// and ends so) holding `"id` (an id or id_str key) or `"\u` (a key
+    /// and ends so) holding `"id` (an id or id_str key; a status's `id`),
+    /// `"did` or `"uri` (a Bluesky event's or author's DID, a post view's
+    /// AT-URI: SPEC §16's posts hold no `id`) or `"\u` (a key
     /// written with escapes). Random bytes pass about once in 10⁹ lines.
     @inline(__always)
     mutating func noTweet(_ bytes: UnsafeRawBufferPointer, line: Int, origin: Origin, _ policy: ReadPolicy) -> InputProblem? {
@@ -56,10 +58,15 @@ struct InputBudget {
               (b[first] == UInt8(ascii: "{") && b[last] == UInt8(ascii: "}"))
                 || (b[first] == UInt8(ascii: "[") && b[last] == UInt8(ascii: "]")) else { return false }
         var i = 0
-        while i + 1 < b.count {
-            let ch = b[i]
-            if ch == 0x22, b[i + 1] == UInt8(ascii: "i"), i + 2 < b.count, b[i + 2] == UInt8(ascii: "d") { return true }
-            if ch == 0x22, b[i + 1] == 0x5C, i + 2 < b.count, b[i + 2] == UInt8(ascii: "u") { return true }
+        while i + 3 < b.count {
+            if b[i] == 0x22 {
+                let (x, y, z) = (b[i + 1], b[i + 2], b[i + 3])
+                if x == UInt8(ascii: "i") && y == UInt8(ascii: "d") { return true }
+                if x == 0x5C && y == UInt8(ascii: "u") { return true }
+                // A Bluesky post's identity: a Jetstream event's or an author's `did`, a view's `uri`.
+                if x == UInt8(ascii: "d") && y == UInt8(ascii: "i") && z == UInt8(ascii: "d") { return true }
+                if x == UInt8(ascii: "u") && y == UInt8(ascii: "r") && z == UInt8(ascii: "i") { return true }
+            }
             i += 1
         }
         return false
