@@ -139,6 +139,31 @@ final class UTF8CheckTests: XCTestCase {
         XCTAssertEqual(invalid([0xED, 0xA0, 0x80]), 0, "a surrogate")
         XCTAssertEqual(invalid([0xF4, 0x90, 0x80, 0x80]), 0, "past U+10FFFF")
         XCTAssertEqual(invalid(Array(repeating: 0x61, count: 20) + [0xE2, 0x28, 0xA1]), 20)
+        // Runs of characters beyond ASCII, checked to their end: the bad byte found where it is.
+        XCTAssertNil(invalid(Array("Ελληνικά日本語😀😀é".utf8)))
+        XCTAssertEqual(invalid(Array("Ελλ".utf8) + [0x80] + Array("ηνικά".utf8)), 6, "a continuation byte after a run")
+        XCTAssertEqual(invalid(Array("日本".utf8) + [0xE6, 0x9C]), 6, "a run cut short by the string's end")
+        XCTAssertEqual(invalid(Array("éé".utf8) + [0xC3]), 4, "a two-byte lead at the end")
+    }
+
+    /// Every one- and two-byte string of bytes after a plain prefix, and
+    /// three-byte ones after a lead beyond ASCII: the scanner accepts exactly
+    /// the strings Swift's own UTF-8 validation accepts.
+    func testAgreesWithSwiftsValidationOnShortSequences() {
+        let allowed = (0...255).map(UInt8.init).filter { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }
+        func check(_ bytes: [UInt8]) {
+            let swift = String(validating: bytes, as: UTF8.self) != nil
+            XCTAssertEqual(invalid(bytes) == nil, swift, "\(bytes)")
+        }
+        for x in allowed {
+            check([0x61, x])
+            for y in allowed where x >= 0x80 { check([x, y]) }
+        }
+        for x in allowed where x >= 0xE0 {
+            for y in [0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0x41] as [UInt8] {
+                for z in [0x80, 0xBF, 0xC0, 0x41] as [UInt8] { check([x, y, z]); check([x, y, z, 0x80]); check([0xCE, 0xB1, x, y, z]) }
+            }
+        }
     }
 }
 

@@ -146,11 +146,15 @@ struct JSONScanner {
             if c == 0x22 { return (i, escaped) }
             if c >= 0x80 {
                 // Outside strings any such byte is a syntax error, so checking
-                // here checks the whole record's UTF-8 (RFC 8259 §8.1).
-                guard let length = UTF8Check.sequenceLength(b, at: i, count: n) else {
-                    throw JSONError(offset: i, reason: .invalidUTF8)
-                }
-                i &+= length
+                // here checks the whole record's UTF-8 (RFC 8259 §8.1). A run
+                // of characters beyond ASCII (a word of Greek, Japanese, emoji)
+                // is checked here to its end, not one vector load a character.
+                repeat {
+                    guard let length = UTF8Check.sequenceLength(b, at: i, count: n) else {
+                        throw JSONError(offset: i, reason: .invalidUTF8)
+                    }
+                    i &+= length
+                } while i < n && b[i] >= 0x80
                 continue
             }
             guard c == 0x5C else { throw JSONError(offset: i, reason: .controlCharacterInString) }

@@ -12,8 +12,20 @@ enum UTF8Check {
     ///
     /// The JSON scanner calls it for each non-ASCII byte it meets in a
     /// string, which validates a record's UTF-8 in the same pass.
+    @inline(__always)
     static func sequenceLength(_ b: UnsafePointer<UInt8>, at i: Int, count n: Int) -> Int? {
         let c = b[i]
+        // Two bytes (Latin, Greek, Cyrillic, Hebrew, Arabic): the lead 0xC2–0xDF, one continuation byte.
+        if c &- 0xC2 < 0x1E {
+            guard i &+ 1 < n, b[i &+ 1] & 0xC0 == 0x80 else { return nil }
+            return 2
+        }
+        return sequenceLength(lead: c, b, at: i, count: n)
+    }
+
+    /// `sequenceLength` of three and four bytes (and of bytes that lead no sequence).
+    @inline(never)
+    static func sequenceLength(lead c: UInt8, _ b: UnsafePointer<UInt8>, at i: Int, count n: Int) -> Int? {
         let need: Int, low: UInt8, high: UInt8
         switch c {
         case 0xC2...0xDF: need = 1; low = 0x80; high = 0xBF
