@@ -32,6 +32,22 @@ final class PostIdentityTableTests: XCTestCase {
                                  "https://x.example/s/1", "at://did:plc:a/app.bsky.feed.post/"])
     }
 
+    /// Past the first slots: 20,000 strings, their hashes chosen so that
+    /// eight at a time land in one slot of every size the table grows
+    /// through, found again after it grew.
+    func testStringsAreFoundAgainAfterTheTableGrows() {
+        var t = PostIdentity.Table()
+        var made: [String] = []
+        let base = PostIdentity.internedBase
+        let texts = (0..<20_000).map { "https://m.example/statuses/\($0)" }
+        for (i, s) in texts.enumerated() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i), made: &made), base + UInt64(i)) }
+        for (i, s) in texts.enumerated().reversed() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i), made: &made), base + UInt64(i)) }
+        XCTAssertEqual(made, texts, "each string made once")
+        XCTAssertEqual(t.texts, texts)
+    }
+
+    private static func clustered(_ i: Int) -> UInt64 { UInt64(UInt32(truncatingIfNeeded: (i / 8) &* 2_654_435_761)) | UInt64(i % 8) << 40 }
+
     func testTheProcessTableRoundTrips() {
         let uri = "at://did:plc:roundtrip/app.bsky.feed.post/\(UInt64.random(in: 0..<UInt64.max))"
         let n = PostIdentity.interned(uri)

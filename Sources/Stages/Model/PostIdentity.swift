@@ -25,8 +25,12 @@ public enum PostIdentity {
 
     struct Table {
         /// By hash: the number of the first string met with that hash, so a
-        /// string met again is found by its bytes, no `String` made.
-        var byHash: [UInt64: UInt64] = [:]
+        /// string met again is found by its bytes, no `String` made. Open
+        /// addressing: a slot holds a hash beside its string's index + 1
+        /// (0: empty), at most half of the slots full.
+        private var slotHashes: [UInt64] = []
+        private var slotIndexes: [UInt32] = []
+        private var used = 0
         /// Strings whose hash an earlier, different string has (a 64-bit collision: rare, still exact).
         var collided: [String: UInt64] = [:]
         var texts: [String] = []
@@ -34,17 +38,41 @@ public enum PostIdentity {
         /// The number of the string of `bytes` with hash `h`; `make` gives
         /// the string when it is new.
         mutating func number(hash h: UInt64, bytes: UnsafeRawBufferPointer, make: () -> String) -> UInt64 {
-            let next = internedBase + UInt64(texts.count)
-            let first = Self.take(&byHash[h, default: next])
-            if first == next {
-                texts.append(make())
-                return next
+            if used * 2 >= slotHashes.count { grow() }
+            let mask = slotHashes.count - 1
+            var slot = Int(truncatingIfNeeded: h) & mask
+            while slotIndexes[slot] != 0 {
+                if slotHashes[slot] == h {
+                    let first = Int(slotIndexes[slot]) - 1
+                    if Self.same(texts[first], bytes) { return internedBase + UInt64(first) }
+                    let next = internedBase + UInt64(texts.count)
+                    let text = make()
+                    let n = Self.take(&collided[text, default: next])
+                    if n == next { texts.append(text) }
+                    return n
+                }
+                slot = (slot + 1) & mask
             }
-            if Self.same(texts[Int(first - internedBase)], bytes) { return first }
-            let text = make()
-            let n = Self.take(&collided[text, default: next])
-            if n == next { texts.append(text) }
-            return n
+            slotHashes[slot] = h
+            slotIndexes[slot] = UInt32(texts.count + 1)
+            used += 1
+            texts.append(make())
+            return internedBase + UInt64(texts.count - 1)
+        }
+
+        /// Doubles the slots (4,096 at first), each hash placed again.
+        private mutating func grow() {
+            let size = max(4096, slotHashes.count * 2)
+            var hashes = [UInt64](repeating: 0, count: size), indexes = [UInt32](repeating: 0, count: size)
+            let mask = size - 1
+            for k in slotIndexes.indices where slotIndexes[k] != 0 {
+                var slot = Int(truncatingIfNeeded: slotHashes[k]) & mask
+                while indexes[slot] != 0 { slot = (slot + 1) & mask }
+                hashes[slot] = slotHashes[k]
+                indexes[slot] = slotIndexes[k]
+            }
+            slotHashes = hashes
+            slotIndexes = indexes
         }
 
         @inline(__always)
