@@ -90,6 +90,20 @@ struct SocialRecord {
     var quoted: ByteSpan?
 }
 
+/// `blueskyRecord`'s lists, which a decoder keeps from one record to the
+/// next, emptied, so that a post's lists allocate nothing.
+struct RecordLists {
+    var tags: [ByteSpan] = [], mentions: [ByteSpan] = [], links: [ByteSpan] = [], langs: [ByteSpan] = []
+    /// Per mention, its facet's byte range.
+    var ranges: [(Int, Int)] = []
+    /// One facet's features: the value (tag, DID, link) and its kind (0, 1, 2).
+    var features: [(ByteSpan, Int)] = []
+
+    mutating func clear() {
+        Array.clear(&tags); Array.clear(&mentions); Array.clear(&links); Array.clear(&langs); Array.clear(&ranges)
+    }
+}
+
 extension TweetDecoder {
     private func social(_ f: inout TweetFields) -> Int {
         if f.social < 0 {
@@ -302,8 +316,9 @@ extension TweetDecoder {
     private func blueskyRecord(_ s: inout JSONScanner) throws(JSONError) -> SocialRecord? {
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return nil }
         var r = SocialRecord()
-        var tags: [ByteSpan] = [], mentions: [ByteSpan] = [], ranges: [(Int, Int)] = [], links: [ByteSpan] = []
-        var langs: [ByteSpan] = []
+        // The lists of the last record, emptied: a post's lists cost no allocation (given back at the end).
+        var lists = recordLists
+        recordLists = RecordLists()
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "$type") { r.type = try s.stringOrSkip() }
             else if s.key(k, is: "text") { r.text = try s.stringOrSkip() }
@@ -311,24 +326,24 @@ extension TweetDecoder {
             else if s.key(k, is: "langs") {
                 guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
                 try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
-                    if let l = try s.stringOrSkip(), !l.isEmpty { langs.append(l) }
+                    if let l = try s.stringOrSkip(), !l.isEmpty { lists.langs.append(l) }
                 }
             } else if s.key(k, is: "tags") {
                 guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
                 try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
-                    if let t = try s.stringOrSkip() { tags.append(t) }
+                    if let t = try s.stringOrSkip() { lists.tags.append(t) }
                 }
             } else if s.key(k, is: "facets") {
                 guard try s.peek() == UInt8(ascii: "[") else { try s.skipValue(); return }
                 try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
-                    try self.facet(&s, tags: &tags, mentions: &mentions, ranges: &ranges, links: &links)
+                    try self.facet(&s, &lists)
                 }
             } else if s.key(k, is: "embed") {
                 guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
                 var type: ByteSpan?, uri: ByteSpan?, inner: ByteSpan?
                 try s.forEachMember { (s: inout JSONScanner, e: ByteSpan) throws(JSONError) in
                     if s.key(e, is: "external"), try s.peek() == UInt8(ascii: "{") {
-                        if let uri = try s.stringMember("uri"), !uri.isEmpty { links.append(uri) }
+                        if let uri = try s.stringMember("uri"), !uri.isEmpty { lists.links.append(uri) }
                     } else if s.key(e, is: "$type") {
                         type = try s.stringOrSkip()
                     } else if s.key(e, is: "record"), try s.peek() == UInt8(ascii: "{") {
@@ -363,22 +378,25 @@ extension TweetDecoder {
             for x in list { record.appendSpan(x) }
             return start..<record.spanCount
         }
-        r.langs = append(langs)
-        r.tags = append(tags)
-        r.mentions = append(mentions)
-        r.links = append(links)
+        r.langs = append(lists.langs)
+        r.tags = append(lists.tags)
+        r.mentions = append(lists.mentions)
+        r.links = append(lists.links)
         let start = facetRanges.count
-        for (a, b) in ranges { facetRanges.append((a, b)) }
+        for (a, b) in lists.ranges { facetRanges.append((a, b)) }
         r.mentionRanges = start..<facetRanges.count
+        lists.clear()
+        recordLists = lists
         return r
     }
 
     /// One facet: its byte range and its features (tag, mention, link).
-    private func facet(_ s: inout JSONScanner, tags: inout [ByteSpan], mentions: inout [ByteSpan], ranges: inout [(Int, Int)],
-                       links: inout [ByteSpan]) throws(JSONError) {
+    private func facet(_ s: inout JSONScanner, _ lists: inout RecordLists) throws(JSONError) {
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
         var start = -1, end = -1
-        var features: [(type: ByteSpan?, value: ByteSpan?, kind: Int)] = []
+        var features = lists.features
+        lists.features = []
+        defer { Array.clear(&features); lists.features = features }
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "index") {
                 guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
@@ -406,20 +424,19 @@ extension TweetDecoder {
                         else { try s.skipValue() }
                     }
                     guard let type else { return }
-                    if self.spanEquals(type, "app.bsky.richtext.facet#tag"), let tag { features.append((type, tag, 0)) }
-                    else if self.spanEquals(type, "app.bsky.richtext.facet#mention"), let did, !did.isEmpty { features.append((type, did, 1)) }
-                    else if self.spanEquals(type, "app.bsky.richtext.facet#link"), let uri, !uri.isEmpty { features.append((type, uri, 2)) }
+                    if self.spanEquals(type, "app.bsky.richtext.facet#tag"), let tag { features.append((tag, 0)) }
+                    else if self.spanEquals(type, "app.bsky.richtext.facet#mention"), let did, !did.isEmpty { features.append((did, 1)) }
+                    else if self.spanEquals(type, "app.bsky.richtext.facet#link"), let uri, !uri.isEmpty { features.append((uri, 2)) }
                 }
             } else {
                 try s.skipValue()
             }
         }
-        for (_, value, kind) in features {
-            guard let value else { continue }
+        for (value, kind) in features {
             switch kind {
-            case 0: tags.append(value)
-            case 1: mentions.append(value); ranges.append((start, end))
-            default: links.append(value)
+            case 0: lists.tags.append(value)
+            case 1: lists.mentions.append(value); lists.ranges.append((start, end))
+            default: lists.links.append(value)
             }
         }
     }

@@ -27,6 +27,8 @@ public final class TweetDecoder {
     var facetRanges: [(start: Int, end: Int)] = []
     /// Where a Jetstream post's AT-URI is put together (reused from record to record).
     var uriBytes: [UInt8] = []
+    /// The lists of the last Bluesky record read, emptied (`blueskyRecord`).
+    var recordLists = RecordLists()
     /// Mention strings of all objects (the record's); `TweetFields` hold ranges into it.
     var spans: [ByteSpan] { record.spans }
     /// Indices into `objects` of the tweets the record stands for, in order.
