@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Bluesky handles by DID (SPEC §16): who `@did:plc:…` is, as the inputs
 /// say. An identity event or a post view names a DID's handle (the latest
@@ -18,7 +21,24 @@ public final class HandleBook: Sendable {
     private struct State {
         var named: [String: Named] = [:]
         var spelled: [String: [String: Int]] = [:]
+        /// Spellings met as bytes (a post's facets, `spelled(didBytes:handleBytes:)`):
+        /// each (DID, handle) pair once, found by a hash of its bytes, its
+        /// count kept here until a reader folds it into `spelled`, so a
+        /// spelling met again makes no string and hashes none.
+        var pairs: [Pair] = []
+        var pairByHash: [UInt64: Int] = [:]
+        /// Pairs counted since the last fold.
+        var touched: [Int] = []
+
+        mutating func fold() {
+            for k in touched {
+                spelled[pairs[k].did, default: [:]][pairs[k].handle, default: 0] += pairs[k].pending
+                pairs[k].pending = 0
+            }
+            touched.removeAll()
+        }
     }
+    private struct Pair { var did: String; var handle: String; var pending: Int }
     private let state = Mutex(State())
 
     public init() {}
@@ -43,9 +63,57 @@ public final class HandleBook: Sendable {
         state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += 1 }
     }
 
+    /// `spelled(did:handle:)` of the two as UTF-8 bytes (valid UTF-8: a
+    /// validated record's); strings are made only for a pair not met before.
+    public func spelled(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer) {
+        let h = Self.hash(did, handle)
+        state.withLock { s in
+            if let k = s.pairByHash[h] {
+                if Self.same(s.pairs[k].did, did) && Self.same(s.pairs[k].handle, handle) {
+                    if s.pairs[k].pending == 0 { s.touched.append(k) }
+                    s.pairs[k].pending += 1
+                } else {
+                    // Another pair under the same 64-bit hash (rare): counted by its strings.
+                    s.spelled[String(decoding: did, as: UTF8.self), default: [:]][String(decoding: handle, as: UTF8.self), default: 0] += 1
+                }
+                return
+            }
+            s.pairByHash[h] = s.pairs.count
+            s.touched.append(s.pairs.count)
+            s.pairs.append(Pair(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self), pending: 1))
+        }
+    }
+
+    /// A hash of two byte strings, eight bytes at a time, each length mixed in.
+    private static func hash(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for part in [a, b] {
+            h = (h ^ UInt64(part.count)) &* 0xFF51_AFD7_ED55_8CCD
+            var i = 0
+            while i + 8 <= part.count {
+                h = (h ^ part.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
+                h ^= h >> 29
+                i += 8
+            }
+            var tail: UInt64 = 0, shift: UInt64 = 0
+            while i < part.count { tail |= UInt64(part[i]) << shift; shift += 8; i += 1 }
+            h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+        }
+        return h
+    }
+
+    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = text
+        return text.withUTF8 { t in
+            t.count == bytes.count && (t.isEmpty || memcmp(t.baseAddress!, bytes.baseAddress!, t.count) == 0)
+        }
+    }
+
     /// The handle of `did`: named, else the most frequent spelling (ties by bytes), else nil.
     public func handle(of did: String) -> String? {
         state.withLock { s in
+            s.fold()
             if let n = s.named[did] { return n.handle }
             guard let spellings = s.spelled[did] else { return nil }
             return spellings.min { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }?.key
@@ -70,7 +138,8 @@ public final class HandleBook: Sendable {
     /// Every entry, for a snapshot of the book (extract lines, the store): (did, handle, time) named, then spelled.
     public var entries: (named: [(did: String, handle: String, time: Int64)], spelled: [(did: String, handle: String, count: Int)]) {
         state.withLock { s in
-            (s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did },
+            s.fold()
+            return (s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did },
              s.spelled.flatMap { did, m in m.map { (did, $0.key, $0.value) } }.sorted { ($0.did, $0.handle) < ($1.did, $1.handle) })
         }
     }

@@ -750,6 +750,12 @@ extension TweetDecoder {
                 // ASCII (nearly every handle): white space is a byte.
                 let name = UnsafeBufferPointer(rebasing: range.first == UInt8(ascii: "@") ? range.dropFirst() : range[...])
                 guard !name.isEmpty, !name.contains(where: Self.isASCIISpace) else { continue }
+                let did = record.spans[i]
+                if !did.escaped {
+                    // The DID as written and the handle's bytes: no string made for a spelling met before.
+                    HandleBook.shared.spelled(didBytes: record.bytes(did), handleBytes: UnsafeRawBufferPointer(name))
+                    continue
+                }
                 spelled = String(decoding: name, as: UTF8.self)
             } else {
                 // A range that cuts a character (or bytes that are not UTF-8) spells no handle.
