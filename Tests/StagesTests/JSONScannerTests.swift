@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Stages
 
@@ -63,6 +64,22 @@ final class JSONScannerTests: XCTestCase {
         let raw = Array(#"caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \n lone:\ud800 end"#.utf8)
         let s = raw.withUnsafeBufferPointer { JSONText.decode(ByteSpan(start: 0, end: raw.count, escaped: true), in: $0.baseAddress!) }
         XCTAssertEqual(s, "café 😀 \"q\" \\ / \n lone:\u{FFFD} end")
+        func decoded(_ raw: [UInt8]) -> String {
+            raw.withUnsafeBufferPointer { JSONText.decode(ByteSpan(start: 0, end: raw.count, escaped: true), in: $0.baseAddress ?? UnsafePointer(bitPattern: 1)!) }
+        }
+        // A backslash that ends the bytes is kept; runs between escapes come through whole.
+        XCTAssertEqual(decoded(Array(#"ab\"#.utf8)), "ab\\")
+        XCTAssertEqual(decoded(Array(#"\n"#.utf8)), "\n")
+        XCTAssertEqual(decoded([]), "")
+        // What a JSON writer escapes comes back as it was.
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "plain text ", "é", "日本", "😀", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{7F}", "<&>", "\u{2028}"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...30, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let json = try! JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])
+            let raw = Array(json.dropFirst(2).dropLast(2))  // ["…"] less its brackets and quotes
+            XCTAssertEqual(decoded(raw), text, "\(raw)")
+        }
     }
 
     func testReadsIDsWithoutFloatingPoint() {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns the raw bytes of JSON strings and numbers into values.
 ///
 /// Decoding happens only for the few strings a report needs (mention keys the
@@ -18,8 +22,14 @@ enum JSONText {
         var i = 0
         let n = raw.count
         while i < n {
-            let c = raw[i]
-            guard c == 0x5C, i + 1 < n else { out.append(c); i += 1; continue }
+            if raw[i] != 0x5C {
+                // The run up to the next escape, as it is, at once.
+                let j = memchr(raw.baseAddress! + i, 0x5C, n - i).map { UnsafeRawPointer($0) - UnsafeRawPointer(raw.baseAddress!) } ?? n
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: raw[i..<j]))
+                i = j
+                continue
+            }
+            guard i + 1 < n else { out.append(0x5C); i += 1; continue }
             let e = raw[i + 1]
             i += 2
             switch e {
