@@ -443,41 +443,41 @@ extension TweetDecoder {
 
     /// Decides what an object with keys of another platform is, once all its keys are read.
     func finishSocial(_ f: inout TweetFields) {
-        let x = socials[Int(f.social)]
-        if let post = x.itemPost, let parent = x.itemParent, objects[post].social >= 0 {
+        let xi = Int(f.social)  // read in place: a copy of the fields is 1 KB
+        if let post = socials[xi].itemPost, let parent = socials[xi].itemParent, objects[post].social >= 0 {
             // A feed item: what its `reply.parent` shows goes with its post, whichever member came first.
             socials[Int(objects[post].social)].parentView = parent
         }
-        if let kind = x.eventKind, x.did != nil || x.identityDID != nil {
+        if let kind = socials[xi].eventKind, socials[xi].did != nil || socials[xi].identityDID != nil {
             // A Jetstream event: a post or a repost created is a post; an identity names a handle; the rest
             // (an `account` event too, though its `account` object looks like a status's) are notices.
             f.platform = .bluesky
             f.idState = .absent
             if spanEquals(kind, "identity") {
                 f.notice = true
-                if let did = x.identityDID ?? x.did, let handle = x.identityHandle, !handle.isEmpty {
-                    HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: micros(x.timeUS) ?? Int64.min)
+                if let did = socials[xi].identityDID ?? socials[xi].did, let handle = socials[xi].identityHandle, !handle.isEmpty {
+                    HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: micros(socials[xi].timeUS) ?? Int64.min)
                 }
                 return
             }
-            guard spanEquals(kind, "commit"), let op = x.operation, spanEquals(op, "create"),
-                  let collection = x.collection,
+            guard spanEquals(kind, "commit"), let op = socials[xi].operation, spanEquals(op, "create"),
+                  let collection = socials[xi].collection,
                   spanEquals(collection, "app.bsky.feed.post") || spanEquals(collection, "app.bsky.feed.repost") else {
                 f.notice = true
                 return
             }
-            guard let did = x.did, !did.isEmpty, let rkey = x.rkey, !rkey.isEmpty, x.record != nil else { return }
+            guard let did = socials[xi].did, !did.isEmpty, let rkey = socials[xi].rkey, !rkey.isEmpty, socials[xi].record != nil else { return }
             // A DID or rkey with white space makes no URI that extract lines could carry: no identity.
             guard let id = atURI(did: did, collection: collection, rkey: rkey) else { return }
             f.id = id
             f.idState = .valid
             return
         }
-        if x.hasAccount || x.content != nil && x.uri != nil {
+        if socials[xi].hasAccount || socials[xi].content != nil && socials[xi].uri != nil {
             // A Mastodon Status: its `uri` is its identity (its `id` is the server's own).
             f.platform = .mastodon
             // A `uri` that is no URI (no scheme, white space) could not be written out and read back: none.
-            if let uri = x.uri, let id = identity(ofURI: uri) {
+            if let uri = socials[xi].uri, let id = identity(ofURI: uri) {
                 f.id = id
                 f.idState = .valid
             } else {
@@ -485,18 +485,18 @@ extension TweetDecoder {
             }
             return
         }
-        if x.record != nil || x.authorDID != nil {
+        if socials[xi].record != nil || socials[xi].authorDID != nil {
             // A post view: its AT-URI, its author's DID (and handle, for the book), its record.
             f.platform = .bluesky
-            guard let uri = x.uri, let id = identity(ofURI: uri), let did = x.authorDID, !did.isEmpty, x.record != nil else {
+            guard let uri = socials[xi].uri, let id = identity(ofURI: uri), let did = socials[xi].authorDID, !did.isEmpty, socials[xi].record != nil else {
                 f.idState = .absent
                 return
             }
             f.id = id
             f.idState = .valid
-            if let handle = x.authorHandle, !handle.isEmpty {
-                let time = x.indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
-                    ?? x.record?.createdAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
+            if let handle = socials[xi].authorHandle, !handle.isEmpty {
+                let time = socials[xi].indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
+                    ?? socials[xi].record?.createdAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
                     ?? Int64.min
                 HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: time)
             }
@@ -534,15 +534,15 @@ extension TweetDecoder {
     /// Object `index`, a post of another platform, as the later stages read it.
     func socialTweet(_ index: Int) -> DecodedTweet {
         let f = objects[index]
-        let x = socials[Int(f.social)]
+        let xi = Int(f.social)  // read in place: a copy of the fields is 1 KB
         var t = DecodedTweet(id: f.id)
         t.platform = f.platform
         t.hasEntities = true
         t.markedRetweet = false
         switch f.platform {
         case .mastodon:
-            fillMastodon(&t, x, createdAt: f.createdAt)
-            if let rb = x.reblog, objects[rb].social >= 0 {
+            fillMastodon(&t, socials[xi], createdAt: f.createdAt)
+            if let rb = socials[xi].reblog, objects[rb].social >= 0 {
                 var inner = DecodedTweet(id: 0)
                 let rx = socials[Int(objects[rb].social)]
                 fillMastodon(&inner, rx, createdAt: objects[rb].createdAt)
@@ -558,7 +558,7 @@ extension TweetDecoder {
                                                                         text: inner.text, isIdentity: true)
                     }
                 }
-            } else if let q = x.quoted, objects[q].social >= 0, objects[q].idState == .valid {
+            } else if let q = socials[xi].quoted, objects[q].social >= 0, objects[q].idState == .valid {
                 // A quote (read only for `posts`): of the quoted status, whose copy says its author, time and text.
                 var inner = DecodedTweet(id: 0)
                 fillMastodon(&inner, socials[Int(objects[q].social)], createdAt: objects[q].createdAt)
@@ -568,9 +568,9 @@ extension TweetDecoder {
                                                              text: inner.text, isIdentity: true)
             }
         case .bluesky:
-            t.author = DecodedTweet.AuthorRef(name: x.did ?? x.authorDID, id: nil)
-            if let micros = micros(x.timeUS) { t.fallbackTime = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000 }
-            if let r = x.record {
+            t.author = DecodedTweet.AuthorRef(name: socials[xi].did ?? socials[xi].authorDID, id: nil)
+            if let micros = micros(socials[xi].timeUS) { t.fallbackTime = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000 }
+            if let r = socials[xi].record {
                 t.text = r.text
                 t.createdAt = r.createdAt
                 t.hashtags = trimmedTags(r.tags)
@@ -584,10 +584,10 @@ extension TweetDecoder {
                     t.references.repliedIdentity = r.replyParent.flatMap(postURI)
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
                     // Each AT-URI names its author (its repo's DID), as `in_reply_to_screen_name` does; a view of the post says more.
-                    t.references.repliedCopy = referenceCopy(t.references.repliedIdentity, r.replyParent, shownBy: x.parentView)
-                    t.references.quotedCopy = referenceCopy(t.references.quotedIdentity, r.quoted, shownBy: x.embedded)
+                    t.references.repliedCopy = referenceCopy(t.references.repliedIdentity, r.replyParent, shownBy: socials[xi].parentView)
+                    t.references.quotedCopy = referenceCopy(t.references.quotedIdentity, r.quoted, shownBy: socials[xi].embedded)
                 }
-                if let collection = x.collection, spanEquals(collection, "app.bsky.feed.repost") {
+                if let collection = socials[xi].collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject, whose mentions and text it
                     // carries once the run has read the subject (`RepostJoin`).
                     t.markedRetweet = true
