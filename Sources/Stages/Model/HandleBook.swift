@@ -1,7 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Bluesky handles by DID (SPEC §16): who `@did:plc:…` is, as the inputs
 /// say. An identity event or a post view names a DID's handle (the latest
@@ -66,10 +63,11 @@ public final class HandleBook: Sendable {
     /// `spelled(did:handle:)` of the two as UTF-8 bytes (valid UTF-8: a
     /// validated record's); strings are made only for a pair not met before.
     public func spelled(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer) {
-        let h = Self.hash(did, handle)
+        // The two hashes mixed; pairs under one hash are told apart by their bytes.
+        let h = PostIdentity.hash(did) &* 0x9E37_79B9_7F4A_7C15 ^ PostIdentity.hash(handle)
         state.withLock { s in
             if let k = s.pairByHash[h] {
-                if Self.same(s.pairs[k].did, did) && Self.same(s.pairs[k].handle, handle) {
+                if s.pairs[k].did.hasUTF8(did) && s.pairs[k].handle.hasUTF8(handle) {
                     if s.pairs[k].pending == 0 { s.touched.append(k) }
                     s.pairs[k].pending += 1
                 } else {
@@ -81,32 +79,6 @@ public final class HandleBook: Sendable {
             s.pairByHash[h] = s.pairs.count
             s.touched.append(s.pairs.count)
             s.pairs.append(Pair(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self), pending: 1))
-        }
-    }
-
-    /// A hash of two byte strings, eight bytes at a time, each length mixed in.
-    private static func hash(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15
-        for part in [a, b] {
-            h = (h ^ UInt64(part.count)) &* 0xFF51_AFD7_ED55_8CCD
-            var i = 0
-            while i + 8 <= part.count {
-                h = (h ^ part.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x0000_0100_0000_01B3
-                h ^= h >> 29
-                i += 8
-            }
-            var tail: UInt64 = 0, shift: UInt64 = 0
-            while i < part.count { tail |= UInt64(part[i]) << shift; shift += 8; i += 1 }
-            h = (h ^ tail) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 32
-        }
-        return h
-    }
-
-    private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { t in
-            t.count == bytes.count && (t.isEmpty || memcmp(t.baseAddress!, bytes.baseAddress!, t.count) == 0)
         }
     }
 

@@ -78,17 +78,12 @@ public enum PostIdentity {
         @inline(__always)
         private static func take(_ value: inout UInt64) -> UInt64 { value }
 
-        private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-            var text = text
-            return text.withUTF8 { t in
-                t.count == bytes.count && (t.isEmpty || memcmp(t.baseAddress!, bytes.baseAddress!, t.count) == 0)
-            }
-        }
+        private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool { text.hasUTF8(bytes) }
     }
 
     /// A 64-bit hash of bytes, eight at a time (FNV-style mixing of words).
     @inline(__always)
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var i = 0
         while i + 8 <= bytes.count {
@@ -178,5 +173,15 @@ public enum PostIdentity {
             last = (last.1, b)
         }
         return scheme && (ascii || !s.contains(where: { $0.isWhitespace }))
+    }
+}
+
+extension String {
+    /// Whether this string's UTF-8 is `bytes`.
+    func hasUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = self
+        return text.withUTF8 { t in
+            t.count == bytes.count && (t.isEmpty || memcmp(t.baseAddress!, bytes.baseAddress!, t.count) == 0)
+        }
     }
 }
