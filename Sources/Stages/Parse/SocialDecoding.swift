@@ -49,12 +49,13 @@ struct SocialFields {
     var identityHandle: ByteSpan?
     var indexedAt: ByteSpan?
     /// A post view's own `embed`, when it shows a quoted post (read only for `posts`).
-    var embedded: EmbeddedView?
+    /// The three views are places in `TweetDecoder.views` (-1: none), which keeps every record's fields small.
+    var embedded: Int32 = -1
     /// A feed item: its post's object, and its `reply.parent` (the view of the post that post answers).
     var itemPost: Int?
-    var itemParent: EmbeddedView?
+    var itemParent: Int32 = -1
     /// A post: its feed item's `reply.parent`, when it came in one.
-    var parentView: EmbeddedView?
+    var parentView: Int32 = -1
 }
 
 /// The post a view's `embed` shows (`app.bsky.embed.record#view`'s `record`,
@@ -105,6 +106,15 @@ struct RecordLists {
 }
 
 extension TweetDecoder {
+    /// Keeps a view for the record's fields to point at.
+    private func keep(_ view: EmbeddedView) -> Int32 {
+        views.append(view)
+        return Int32(views.count - 1)
+    }
+
+    /// The view kept at `k` (-1: none).
+    private func view(_ k: Int32) -> EmbeddedView? { k >= 0 ? views[Int(k)] : nil }
+
     private func social(_ f: inout TweetFields) -> Int {
         if f.social < 0 {
             f.social = Int32(socials.count)
@@ -227,7 +237,7 @@ extension TweetDecoder {
             // A post view's `embed`: the quoted post as the API shows it, a copy of it for `posts` (SPEC §15).
             guard readsReferences, try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             let view = try embeddedView(&s)
-            if view.uri != nil { socials[social(&f)].embedded = view }
+            if view.uri != nil { socials[social(&f)].embedded = keep(view) }
         case .post:
             // A feed item: its post view is the post; the item itself (its `reason`, a repost's) adds nothing.
             let i = social(&f)
@@ -246,7 +256,7 @@ extension TweetDecoder {
                     try s.skipValue()
                 }
             }
-            if let parent, parent.uri != nil { socials[social(&f)].itemParent = parent }
+            if let parent, parent.uri != nil { socials[social(&f)].itemParent = keep(parent) }
         case .posts, .feed:
             _ = social(&f)
             f.isContainer = true
@@ -444,7 +454,7 @@ extension TweetDecoder {
     /// Decides what an object with keys of another platform is, once all its keys are read.
     func finishSocial(_ f: inout TweetFields) {
         let xi = Int(f.social)  // read in place: a copy of the fields is 1 KB
-        if let post = socials[xi].itemPost, let parent = socials[xi].itemParent, objects[post].social >= 0 {
+        if let post = socials[xi].itemPost, case let parent = socials[xi].itemParent, parent >= 0, objects[post].social >= 0 {
             // A feed item: what its `reply.parent` shows goes with its post, whichever member came first.
             socials[Int(objects[post].social)].parentView = parent
         }
@@ -584,8 +594,8 @@ extension TweetDecoder {
                     t.references.repliedIdentity = r.replyParent.flatMap(postURI)
                     t.references.quotedIdentity = r.quoted.flatMap(postURI)
                     // Each AT-URI names its author (its repo's DID), as `in_reply_to_screen_name` does; a view of the post says more.
-                    t.references.repliedCopy = referenceCopy(t.references.repliedIdentity, r.replyParent, shownBy: socials[xi].parentView)
-                    t.references.quotedCopy = referenceCopy(t.references.quotedIdentity, r.quoted, shownBy: socials[xi].embedded)
+                    t.references.repliedCopy = referenceCopy(t.references.repliedIdentity, r.replyParent, shownBy: view(socials[xi].parentView))
+                    t.references.quotedCopy = referenceCopy(t.references.quotedIdentity, r.quoted, shownBy: view(socials[xi].embedded))
                 }
                 if let collection = socials[xi].collection, spanEquals(collection, "app.bsky.feed.repost") {
                     // A repost: a retweet of its subject, whose mentions and text it

@@ -29,6 +29,8 @@ public final class TweetDecoder {
     var uriBytes: [UInt8] = []
     /// The lists of the last Bluesky record read, emptied (`blueskyRecord`).
     var recordLists = RecordLists()
+    /// Post views the record shows (`SocialFields.embedded`, `.itemParent`, `.parentView` point here).
+    var views: [EmbeddedView] = []
     /// Mention strings of all objects (the record's); `TweetFields` hold ranges into it.
     var spans: [ByteSpan] { record.spans }
     /// Indices into `objects` of the tweets the record stands for, in order.
@@ -153,6 +155,7 @@ public final class TweetDecoder {
         Array.clear(&objects)
         Array.clear(&socials)
         Array.clear(&facetRanges)
+        Array.clear(&views)
         record.reset(base: base)
         Array.clear(&outputs)
         Array.clear(&includedTweets)
