@@ -212,10 +212,21 @@ final class SocialFaultMatrixTests: XCTestCase {
         let lines = (0..<n).map { Self.post("p\($0 % 97)", "k\($0)", at: "2024-05-01T10:00:00.000Z", text: "héllo #big", facets: [(7, 11, tag)]) }
         let plain = write("posts-only.jsonl", lines)
         try shell("gzip -c '\(plain)' > '\(plain).gz' && rm '\(plain)'")
+        let expected = "term,type,mention,count\n*,hashtag,#big,\(n)\n"
         let r = try Smashtag.run(["report", "*", plain + ".gz", "--kinds", "hashtag", "--min-count", "1", "--format", "csv"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, "term,type,mention,count\n*,hashtag,#big,\(n)\n")
+        XCTAssertEqual(r.stdout, expected)
         XCTAssertFalse(r.stderr.contains("could be a tweet"), r.stderr)
+        // Every path reads the dump alike: a store, and extract lines.
+        let store = dir.appendingPathComponent("posts-only.db").path
+        let ingest = try Smashtag.run(["ingest", plain + ".gz", "--store", store, "-q"])
+        XCTAssertEqual(ingest.status, 0, ingest.stderr)
+        let stored = try Smashtag.run(["report", "*", "--store", store, "--kinds", "hashtag", "--min-count", "1", "--format", "csv"])
+        XCTAssertEqual(stored.stdout, expected, stored.stderr)
+        let extracted = try Smashtag.run(["extract", "*", plain + ".gz", "--kinds", "hashtag", "-q"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        let again = try Smashtag.run(["aggregate", "--kinds", "hashtag", "--min-count", "1", "--format", "csv"], stdin: Data(extracted.stdout.utf8))
+        XCTAssertEqual(again.stdout, expected, again.stderr)
     }
 
     /// A status whose `uri` has no scheme or holds white space, a Jetstream
