@@ -5,16 +5,24 @@
 /// current window also the tweets of each (mention, author), the earliest
 /// three tweets and the spellings, which explain a row.
 ///
-///     PostPart (time, author, spellings) ─▶ window of its time ─▶ tallies ─▶ `trends(...)`
+///     worker w: PostPart ─▶ prepare ─▶ TrendCounts of worker w           (every copy, in parallel)
+///     merge:    PostPart ─▶ add ─▶ dedup on (tweet, term) ─┬─ first copy: window totals, earliest tweets
+///                                                            └─ later copy: counted again, to take back out
+///     at the end: workers' counts − later copies' ─▶ `TrendTotals` ─▶ `trends(...)`
 ///
-/// Every path hands it the same parts: a scan of dumps (`ParallelRun`),
-/// the store's cursor (`Store.scan`), extract lines (`ExtractReader`); so
-/// the bytes are the same on every path.
+/// Which copy of a tweet counts is decided in input order, so only the
+/// merge decides it; the counts are sums, so the workers make them
+/// (`ParallelPartSink`, as `PairAggregator` does): the merge's work per kept
+/// tweet is the report's. Without `begin(workers:)` (a store's scan,
+/// extract lines) the merge counts the first copies itself. Every path
+/// hands it the same parts, so the bytes are the same on every path.
 ///
 /// - Complexity: O(1) amortised per (tweet, term, mention) in a window;
-///   memory O(distinct (mention, author) pairs per window and term) plus
-///   the dedup set of the windows' tweets.
-public final class TrendAggregator: PartSink {
+///   memory O((tweet, mention) pairs per window and term) (8 bytes each,
+///   sorted once at the end) plus the dedup set of the matching tweets.
+public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
+    // @unchecked: `workerCounts[w]` is touched only by worker w while the run
+    // lasts (`prepare`), everything else only by the merge (`add`) or after it.
     public let terms: [Term]
     public let windows: TrendWindows
     public let kinds: MentionKinds
@@ -30,36 +38,24 @@ public final class TrendAggregator: PartSink {
     /// Per global key id: whether its kind is counted (`kinds`), -1 unknown yet.
     private var wanted: [Int8] = []
     private var seen: [TweetIDSet]
-    /// [term][window]: window 0 is the current one, then the baselines in `windows.baselines`' order.
-    private var tallies: [WindowTally]
-    /// The wanted mentions of the post being added, as global ids (reused).
-    private var wantedOfPost: [Int32] = []
-    /// Per term: the current window's explaining facts.
-    private var details: [CurrentDetail]
-    private var spellingIDs: [String: Int32] = [:]
-    private var spellingTexts: [String] = []
+    /// [term][window]: the distinct tweets in each window; window 0 is the current one, then the baselines in `windows.baselines`' order.
+    private var windowTweets: [Int]
+    /// Per term, by mention id: its three earliest tweets in the current window (dense: no hashing).
+    private var earliest: [[Earliest]]
     /// Every window, current first.
     private let all: [TrendWindows.Window]
     /// From the earliest window's start to the latest's end: a tweet outside it is in none.
     private let hull: TrendWindows.Window
     /// The span of time a post must be created in to count (the windows' hull).
     public var span: TrendWindows.Window { hull }
-
-    struct WindowTally {
-        /// Mention → distinct tweets carrying it.
-        var tweets = MentionCounts()
-        /// (mention << 32 | author) → tweets; its keys per mention are the distinct authors.
-        var authors = PairCounts()
-        /// Distinct tweets in the window.
-        var total = 0
-    }
-
-    struct CurrentDetail {
-        /// (mention << 32 | spelling) → tweets writing it so.
-        var spellings = PairCounts()
-        /// By mention id: its three earliest tweets (dense: one add per mention of each tweet, no hashing).
-        var earliest: [Earliest] = []
-    }
+    /// Per worker (`begin(workers:)`): what it counted of every copy it matched, a counter per worker table (one, but
+    /// for parts numbered by none).
+    private var workerCounts: [[TrendCounts]] = []
+    /// With workers: the later copies the merge dropped, to take back out.
+    private var dropped: TrendCounts?
+    /// Without workers: the first copies, counted by the merge.
+    private var counted: TrendCounts?
+    private var totals: TrendTotals?
 
     /// The three earliest tweets (time, then id) seen, earliest first, held inline.
     struct Earliest {
@@ -109,8 +105,8 @@ public final class TrendAggregator: PartSink {
         all = [windows.current] + windows.baselines
         hull = TrendWindows.Window(all.map(\.start).min()!, all.map(\.end).max()!)
         seen = Array(repeating: TweetIDSet(), count: terms.count)
-        tallies = Array(repeating: WindowTally(), count: all.count * terms.count)
-        details = Array(repeating: CurrentDetail(), count: terms.count)
+        windowTweets = Array(repeating: 0, count: all.count * terms.count)
+        earliest = Array(repeating: [], count: terms.count)
     }
 
     /// Term `t`'s distinct tweets counted in any window.
@@ -135,87 +131,119 @@ public final class TrendAggregator: PartSink {
         return wanted[i] == 1
     }
 
-    /// By mention id: the spelling id of the mention written as its key, -1 not yet known.
-    private var keySpellings: [Int32] = []
+    // MARK: From a parallel run
 
-    @inline(__always)
-    private func keySpellingID(_ g: Int32, _ key: String) -> Int32 {
-        let i = Int(g)
-        if i >= keySpellings.count { keySpellings += repeatElement(-1, count: max(i + 1 - keySpellings.count, 1024)) }
-        if keySpellings[i] < 0 { keySpellings[i] = spellingID(key) }
-        return keySpellings[i]
+    /// Makes one counter per worker; `prepare` fills them.
+    public func begin(workers: Int) {
+        workerCounts = Array(repeating: [], count: max(1, workers))
+        dropped = TrendCounts(terms: terms.count, windows: all, kinds: kinds)
     }
 
-    private func spellingID(_ s: String) -> Int32 {
-        if let id = spellingIDs[s] { return id }
-        let id = Int32(spellingTexts.count)
-        spellingTexts.append(s)
-        spellingIDs[s] = id
-        return id
+    /// Counts every copy in `e` of a known time within the windows into
+    /// worker `worker`'s counter, for every term it matched. Called by that
+    /// worker alone, before `e` is merged.
+    public func prepare(_ e: PostPart, worker: Int) {
+        let counts: TrendCounts
+        if let c = workerCounts[worker].first(where: { $0.takes(e) }) {
+            counts = c
+        } else {
+            let numbered = e.keySource != 0 && e.keyNumbers.count == e.keys.count
+            counts = TrendCounts(terms: terms.count, windows: all, kinds: kinds, source: numbered ? e.keySource : 0)
+            workerCounts[worker].append(counts)
+        }
+        counts.begin(e)
+        for i in 0..<e.count {
+            let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
+            guard time != PostPart.unknownTime, hull.contains(time) else { continue }
+            counts.count(copy: i, of: e, terms: e.termMasks[i], time: time)
+        }
     }
 
     /// Adds one piece's matching posts; call in input order.
     public func add(_ e: PostPart) {
         guard e.count > 0 else { return }
         let global = keys.numbers(of: e)
-        var partSpellings: [Int32]?
+        let counter: TrendCounts
+        if workerCounts.isEmpty {
+            if counted == nil { counted = TrendCounts(terms: terms.count, windows: all, kinds: kinds) }
+            counter = counted!
+            counter.begin(e)
+        } else {
+            counter = dropped!
+        }
+        var begun = !workerCounts.isEmpty ? false : true
         for i in 0..<e.count {
             let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
             let id = e.tweetIDs[i]
             // The first copy of a post counts (SPEC §6), whatever its time: a later copy
             // with another `created_at` is a duplicate, as `extract` lines carry the first.
-            var fresh: UInt64 = 0
+            var fresh: UInt64 = 0, later: UInt64 = 0
             var terms = e.termMasks[i]
             while terms != 0 {
                 let t = terms.trailingZeroBitCount
                 terms &= terms - 1
-                if seen[t].insert(id) { fresh |= 1 << UInt64(t) } else { duplicates += 1 }
+                if seen[t].insert(id) { fresh |= 1 << UInt64(t) } else { later |= 1 << UInt64(t); duplicates += 1 }
+            }
+            let inHull = time != PostPart.unknownTime && hull.contains(time)
+            if inHull && !workerCounts.isEmpty && later != 0 {
+                // A worker counted this copy too: counted again here, to be taken back out.
+                if !begun { counter.begin(e); begun = true }
+                counter.count(copy: i, of: e, terms: later, time: time)
             }
             guard fresh != 0 else { continue }
             guard time != PostPart.unknownTime else { unknownTime += 1; continue }
             if oldest.map({ time < $0 }) ?? true { oldest = time }
             if newest.map({ time > $0 }) ?? true { newest = time }
-            guard hull.contains(time) else { continue }
+            guard inHull else { continue }
             let inCurrent = all[0].contains(time)
             guard inCurrent || all.dropFirst().contains(where: { $0.contains(time) }) else { continue }
-            let author: Int32? = i < e.authors.count && e.authors[i] >= 0 ? global[Int(e.authors[i])] : nil
-            wantedOfPost.removeAll(keepingCapacity: true)
-            for m in e.mentions(of: i) {
-                let g = global[Int(m)]
-                if isWanted(g) { wantedOfPost.append(g) }
-            }
+            if workerCounts.isEmpty { counter.count(copy: i, of: e, terms: fresh, time: time) }
             var mask = fresh
             while mask != 0 {
                 let t = mask.trailingZeroBitCount
                 mask &= mask - 1
-                for w in all.indices where all[w].contains(time) {
-                    let slot = t * all.count + w
-                    tallies[slot].total += 1
-                    for g in wantedOfPost {
-                        tallies[slot].tweets.add(Aggregator.key(g))
-                        if let author { tallies[slot].authors.add(Aggregator.key(g) << 32 | Aggregator.key(author)) }
-                    }
-                }
-                if inCurrent {
-                    for g in wantedOfPost {
-                        let k = Int(g)
-                        if k >= details[t].earliest.count {
-                            details[t].earliest += repeatElement(Earliest(), count: max(k + 1 - details[t].earliest.count, 1024))
-                        }
-                        details[t].earliest[k].offer(time, id)
-                    }
-                }
-                guard inCurrent, !e.spellingEnds.isEmpty else { continue }
-                if partSpellings == nil { partSpellings = e.spellingStrings.map(spellingID) }
-                for j in e.spellings(of: i) {
-                    let g = global[Int(e.spellingMentions[j])]
+                for w in all.indices where all[w].contains(time) { windowTweets[t * all.count + w] += 1 }
+                guard inCurrent else { continue }
+                for m in e.mentions(of: i) {
+                    let g = global[Int(m)]
                     guard isWanted(g) else { continue }
-                    let s = e.spellingTexts[j]
-                    let sid = s == PostPart.keySpelling ? keySpellingID(g, e.keys[Int(e.spellingMentions[j])]) : partSpellings![Int(s)]
-                    details[t].spellings.add(Aggregator.key(g) << 32 | UInt64(UInt32(bitPattern: sid)))
+                    let k = Int(g)
+                    if k >= earliest[t].count {
+                        earliest[t] += repeatElement(Earliest(), count: max(k + 1 - earliest[t].count, 1024))
+                    }
+                    earliest[t][k].offer(time, id)
                 }
             }
         }
+    }
+
+    /// Every counter's counts by the aggregator's ids, made once, after the run.
+    private func folded() -> TrendTotals {
+        if let totals { return totals }
+        let parallel = !workerCounts.isEmpty
+        let added = parallel ? workerCounts.flatMap { $0 } : (counted.map { [$0] } ?? [])
+        var maps: [ObjectIdentifier: [Int32]] = [:]
+        for c in added + (parallel ? [dropped!] : []) {
+            var map: [Int32]
+            let names = c.keyNames
+            if c.source != 0 {
+                // A worker table's ids: the merge numbered every key of its parts, by the same ids.
+                let known = keys.numbers(ofTable: c.source)
+                map = names.indices.map { $0 < known.count ? known[$0] : -1 }
+                for i in map.indices where map[i] < 0 { map[i] = names[i].isEmpty ? 0 : keys.number(names[i]) }
+            } else {
+                map = c.keys.numbers(in: keys)
+                for i in map.indices where map[i] < 0 { map[i] = keys.number(names[i]) }
+            }
+            maps[ObjectIdentifier(c)] = map
+        }
+        let made = TrendTotals(added: added, dropped: parallel ? dropped : nil, global: { maps[ObjectIdentifier($0)]! },
+                               keys: keys.keys, slots: all.count * terms.count, terms: terms.count)
+        workerCounts = []
+        dropped = nil
+        counted = nil
+        totals = made
+        return made
     }
 
     /// The rows of every term, in the order the terms were given (SPEC §14).
@@ -226,35 +254,30 @@ public final class TrendAggregator: PartSink {
     ///   - all: keep rows of score 0 too.
     ///   - top: at most this many rows of each type.
     public func trends(minimum: Int, byTweets: Bool, all keepAll: Bool, top: Int?) -> [TermTrend] {
-        terms.indices.map { t in trend(term: t, minimum: minimum, byTweets: byTweets, all: keepAll, top: top) }
+        let totals = folded()
+        return terms.indices.map { t in trend(term: t, totals: totals, minimum: minimum, byTweets: byTweets, all: keepAll, top: top) }
     }
 
-    private func trend(term t: Int, minimum: Int, byTweets: Bool, all keepAll: Bool, top: Int?) -> TermTrend {
+    private func trend(term t: Int, totals: TrendTotals, minimum: Int, byTweets: Bool, all keepAll: Bool, top: Int?) -> TermTrend {
         let k = windows.baselines.count
-        // By mention id (dense: one pass over each window's tables, no hashing): the current window's
-        // tweets and authors, and the sums over the baselines.
         let n = keys.keys.count
-        var currentTweets = [Int](repeating: 0, count: n), currentAuthors = [Int](repeating: 0, count: n)
+        let first = t * all.count
+        let currentTweets = totals.tweets[first], currentAuthors = totals.authors[first]
+        // By mention id: the sums over the baselines.
         var baseTweets = [Int](repeating: 0, count: n), baseAuthors = [Int](repeating: 0, count: n)
-        var met = [Bool](repeating: false, count: n)
-        for w in all.indices {
-            let slot = t * all.count + w
-            tallies[slot].tweets.forEach { m, c in
-                let i = Int(truncatingIfNeeded: m)
-                met[i] = true
-                if w == 0 { currentTweets[i] += c } else { baseTweets[i] += c }
-            }
-            tallies[slot].authors.forEach { pair, _ in
-                let i = Int(truncatingIfNeeded: pair >> 32)
-                if w == 0 { currentAuthors[i] += 1 } else { baseAuthors[i] += 1 }
+        for w in 1..<all.count {
+            let tweets = totals.tweets[first + w], authors = totals.authors[first + w]
+            for i in 0..<n where tweets[i] != 0 {
+                baseTweets[i] += Int(tweets[i])
+                baseAuthors[i] += Int(authors[i])
             }
         }
         let scale = Fraction(Int128(windows.scale.numerator), Int128(windows.scale.denominator) * Int128(k))
         let names = keys.keys
         var rows: [TrendRow] = []
-        for i in 0..<n where met[i] {
+        for i in 0..<n where currentTweets[i] > 0 || baseTweets[i] > 0 {
             let m = Int32(i)
-            let current = (tweets: currentTweets[i], authors: currentAuthors[i])
+            let current = (tweets: Int(currentTweets[i]), authors: Int(currentAuthors[i]))
             // Under `--min-authors` the score is 0 (SPEC §14): without `--all` no row, and no fraction to work out.
             if !keepAll && (byTweets ? current.tweets : current.authors) < minimum { continue }
             let sumTweets = baseTweets[i], sumAuthors = baseAuthors[i]
@@ -267,7 +290,7 @@ public final class TrendAggregator: PartSink {
             rows.append(TrendRow(mentionID: m, mention: key, kind: key.signedKind!, currentTweets: current.tweets,
                                  currentAuthors: current.authors, baselineTweets: bTweets, baselineAuthors: bAuthors, score: score))
         }
-        rows.sort(by: TrendRow.order)
+        rows = TrendRow.ordered(rows)
         if let top {
             var kept: [TrendRow] = [], perKind: [MentionKind: Int] = [:]
             for r in rows where perKind[r.kind, default: 0] < top {
@@ -276,62 +299,63 @@ public final class TrendAggregator: PartSink {
             }
             rows = kept
         }
-        explain(&rows, term: t)
+        explain(&rows, term: t, totals: totals)
         return TermTrend(term: terms[t], current: windows.current, baseline: windows.baselineSpan,
-                         currentTweets: tallies[t * all.count].total, rows: rows)
+                         currentTweets: windowTweets[first], rows: rows)
     }
 
     /// Fills the explaining columns and `display` of the rows kept, over the current window's tweets.
-    private func explain(_ rows: inout [TrendRow], term t: Int) {
+    private func explain(_ rows: inout [TrendRow], term t: Int, totals: TrendTotals) {
         guard !rows.isEmpty else { return }
-        // By mention id: its row, -1 none (dense: the tables below hold every pair of the window).
+        let slot = t * all.count
+        let ids = totals.authorIDs[slot], tweets = totals.authorTweets[slot], starts = totals.authorStarts[slot]
+        // By mention id: its row, -1 none (dense: the spellings below hold every mention of the window).
         var index = [Int32](repeating: -1, count: keys.keys.count)
         for (i, r) in rows.enumerated() { index[Int(r.mentionID)] = Int32(i) }
-        var byAuthor = [[(author: Int32, tweets: Int)]](repeating: [], count: rows.count)
-        tallies[t * all.count].authors.forEach { pair, n in
-            let i = Int(index[Int(truncatingIfNeeded: pair >> 32)])
-            guard i >= 0 else { return }
-            byAuthor[i].append((Int32(truncatingIfNeeded: pair), n))
-        }
+        let spellingTexts = totals.spellingTexts, keyNames = keys.keys
+        func text(_ s: Int32, of m: Int) -> String { s == TrendCounts.asKey ? keyNames[m] : spellingTexts[Int(s)] }
         var best = [(spelling: Int32, tweets: Int)?](repeating: nil, count: rows.count)
-        details[t].spellings.forEach { pair, n in
-            let i = Int(index[Int(truncatingIfNeeded: pair >> 32)])
-            guard i >= 0 else { return }
+        totals.spellings[t].forEach { pair, n in
+            let m = Int(truncatingIfNeeded: pair >> 32)
+            let i = Int(index[m])
+            guard i >= 0, n > 0 else { return }
             let s = Int32(truncatingIfNeeded: pair)
-            if let b = best[i], b.tweets > n || (b.tweets == n && !spellingTexts[Int(s)].precedesInUTF8(spellingTexts[Int(b.spelling)])) {
+            if let b = best[i], b.tweets > n || (b.tweets == n && !text(s, of: m).precedesInUTF8(text(b.spelling, of: m))) {
                 return
             }
             best[i] = (s, n)
         }
-        // Authors by handle (SPEC §16), ordered as shown; each name made once, when first compared.
-        let keyNames = keys.keys
-        var names: [Int32: String] = [:]
+        // Authors by handle (SPEC §16), ordered as shown; each name made once (by id: no hashing), when first compared.
+        var names = [String?](repeating: nil, count: keyNames.count)
         func name(_ a: Int32) -> String {
-            if let n = names[a] { return n }
+            if let n = names[Int(a)] { return n }
             let n = HandleBook.shared.printed(keyNames[Int(a)])
-            names[a] = n
+            names[Int(a)] = n
             return n
         }
-        func before(_ x: (author: Int32, tweets: Int), _ y: (author: Int32, tweets: Int)) -> Bool {
+        func before(_ x: (author: Int32, tweets: Int32), _ y: (author: Int32, tweets: Int32)) -> Bool {
             x.tweets != y.tweets ? x.tweets > y.tweets : name(x.author).precedesInUTF8(name(y.author))
         }
         for i in rows.indices {
-            // The first three in order: one pass keeping the best three, not a sort of every author.
-            var top: [(author: Int32, tweets: Int)] = []
+            let m = Int(rows[i].mentionID)
+            // The first three in order: one pass over the mention's authors keeping the best three.
+            var top: [(author: Int32, tweets: Int32)] = []
             top.reserveCapacity(4)
-            for a in byAuthor[i] where top.count < 3 || before(a, top[2]) {
-                var j = top.count
-                while j > 0 && before(a, top[j - 1]) { j -= 1 }
-                top.insert(a, at: j)
+            for j in Int(starts[m])..<Int(starts[m + 1]) {
+                let a = (author: ids[j], tweets: tweets[j])
+                // Fewer tweets than the third: out, and no name compared.
+                if top.count == 3 && (a.tweets < top[2].tweets || !before(a, top[2])) { continue }
+                var p = top.count
+                while p > 0 && before(a, top[p - 1]) { p -= 1 }
+                top.insert(a, at: p)
                 if top.count > 3 { top.removeLast() }
             }
             if let first = top.first, rows[i].currentTweets > 0 {
                 rows[i].topAuthorShare = Fraction(Int128(first.tweets), Int128(rows[i].currentTweets))
             }
             rows[i].topAuthors = top.map { name($0.author) }
-            let k = Int(rows[i].mentionID)
-            rows[i].exampleIDs = (k < details[t].earliest.count ? details[t].earliest[k].items : []).map { PostIdentity.text(of: $0.id) }
-            rows[i].display = best[i].map { spellingTexts[Int($0.spelling)] }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }
+            rows[i].exampleIDs = (m < earliest[t].count ? earliest[t][m].items : []).map { PostIdentity.text(of: $0.id) }
+            rows[i].display = best[i].map { text($0.spelling, of: m) }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }
         }
     }
 }
@@ -362,6 +386,29 @@ public struct TrendRow: Sendable {
         if a.score.score != b.score.score { return b.score.score < a.score.score }
         if a.currentAuthors != b.currentAuthors { return a.currentAuthors > b.currentAuthors }
         return a.mention.precedesInUTF8(b.mention)
+    }
+
+    /// `rows` in `order`, sorted by index over keys taken out of the rows (a row is some
+    /// 200 bytes, moved once): a score is compared as a `Double` where that is exact in
+    /// order (both parts under 2^53, so the quotient is correctly rounded, and a rounding
+    /// never reverses two values), as a fraction where the doubles tie.
+    static func ordered(_ rows: [TrendRow]) -> [TrendRow] {
+        let kinds = rows.map(\.kind), authors = rows.map(\.currentAuthors), mentions = rows.map(\.mention)
+        let scores = rows.map(\.score.score)
+        let limit = Int128(1) << 53
+        let approx = scores.map { f in
+            f.numerator.magnitude < limit.magnitude && f.denominator < limit
+                ? Double(Int64(f.numerator)) / Double(Int64(f.denominator)) : Double.nan
+        }
+        let order = rows.indices.sorted { i, j in
+            if kinds[i] != kinds[j] { return kinds[i] < kinds[j] }
+            let (x, y) = (approx[i], approx[j])
+            if x != y && !x.isNaN && !y.isNaN { return x > y }
+            if scores[i] != scores[j] { return scores[j] < scores[i] }
+            if authors[i] != authors[j] { return authors[i] > authors[j] }
+            return mentions[i].precedesInUTF8(mentions[j])
+        }
+        return order.map { rows[$0] }
     }
 }
 

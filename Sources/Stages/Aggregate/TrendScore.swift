@@ -14,16 +14,43 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
         precondition(d != 0, "a fraction with denominator 0")
         let g = Fraction.gcd(n < 0 ? -n : n, d < 0 ? -d : d)
         let sign: Int128 = d < 0 ? -1 : 1
-        numerator = sign * n / g
-        denominator = sign * d / g
+        if g == 1 {
+            numerator = sign * n
+            denominator = sign * d
+        } else if n.magnitude <= UInt64.max, d.magnitude <= UInt64.max {
+            // A run's counts: a 64-bit division, not a 128-bit one.
+            let (nm, dm, gm) = (UInt64(n.magnitude), UInt64(d.magnitude), UInt64(g))
+            numerator = (n < 0) != (d < 0) ? -Int128(nm / gm) : Int128(nm / gm)
+            denominator = Int128(dm / gm)
+        } else {
+            numerator = sign * n / g
+            denominator = sign * d / g
+        }
     }
 
     public init(_ n: Int) { self.init(Int128(n), 1) }
 
+    /// Of non-negative `a` and `b`; 1 when both are 0.
     static func gcd(_ a: Int128, _ b: Int128) -> Int128 {
+        if a <= Int128(UInt64.max), b <= Int128(UInt64.max) { return Int128(gcd(UInt64(a), UInt64(b))) }
         var (x, y) = (a, b)
         while y != 0 { (x, y) = (y, x % y) }
         return x == 0 ? 1 : x
+    }
+
+    /// Binary (Stein's) gcd: shifts and subtractions, no division; 1 when both are 0.
+    @inline(__always)
+    static func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        if a == 0 { return b == 0 ? 1 : b }
+        if b == 0 { return a }
+        let shift = (a | b).trailingZeroBitCount
+        var u = a >> a.trailingZeroBitCount, v = b
+        repeat {
+            v >>= v.trailingZeroBitCount
+            if u > v { swap(&u, &v) }
+            v -= u
+        } while v != 0
+        return u << shift
     }
 
     public static let zero = Fraction(0, 1)
@@ -45,7 +72,13 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
         return a * Fraction(b.denominator, b.numerator)
     }
     public static func < (a: Fraction, b: Fraction) -> Bool {
-        a.numerator * b.denominator < b.numerator * a.denominator
+        let small = Int128(Int64.max)
+        if a.numerator.magnitude <= small.magnitude, b.numerator.magnitude <= small.magnitude,
+           a.denominator <= small, b.denominator <= small {
+            // Products of values under 2^63 fit in 128 bits: no overflow check.
+            return a.numerator &* b.denominator < b.numerator &* a.denominator
+        }
+        return a.numerator * b.denominator < b.numerator * a.denominator
     }
 
     public var isZero: Bool { numerator == 0 }

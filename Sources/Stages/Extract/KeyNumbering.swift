@@ -187,6 +187,25 @@ struct MergedKeys {
 
     func existing(_ key: String) -> Int32? { numbering.existing(key) }
 
+    /// Each of this numbering's keys numbered by `other` (which has numbered
+    /// every key of every part this one has): through the worker tables'
+    /// ids where both know them (no key hashed), else by text.
+    func numbers(in other: MergedKeys) -> [Int32] {
+        var result = [Int32](repeating: -1, count: keys.count)
+        for (source, known) in tableGlobals {
+            guard let theirs = other.tableGlobals[source] else { continue }
+            for n in known.indices where known[n] >= 0 && n < theirs.count && theirs[n] >= 0 {
+                result[Int(known[n])] = theirs[n]
+            }
+        }
+        let names = keys
+        for i in result.indices where result[i] < 0 { result[i] = other.existing(names[i]) ?? -1 }
+        return result
+    }
+
+    /// The global numbers of worker table `source`'s ids, -1 where not known (as far as its parts went).
+    func numbers(ofTable source: Int) -> [Int32] { tableGlobals[source] ?? [] }
+
     /// The global number of each of `e`'s keys, in `e.keys`' order.
     mutating func numbers(of e: PostPart) -> [Int32] {
         guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map { numbering.number($0) } }

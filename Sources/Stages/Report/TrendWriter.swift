@@ -22,6 +22,7 @@ public enum TrendWriter {
         switch format {
         case .xlsx: return try XLSXTrend(trends, summary: summary).bytes()
         case .html: return Array(HTMLTrend.page(trends, summary: summary).utf8)
+        case .report(.csv): return csvBytes(trends)
         case .report(let f): return Array(render(trends, as: f, width: width, color: color).utf8)
         }
     }
@@ -43,14 +44,70 @@ public enum TrendWriter {
          r.topAuthors.map(\.printedKey).joined(separator: " "), r.exampleIDs.joined(separator: " ")]
     }
 
-    static func csv(_ trends: [TermTrend]) -> String {
-        var out = columns.joined(separator: ",") + "\n"
+    static func csv(_ trends: [TermTrend]) -> String { String(decoding: csvBytes(trends), as: UTF8.self) }
+
+    /// The CSV's bytes, each field written straight into one buffer (as
+    /// `fields` gives them, quoted as `ReportWriter.csvField` quotes).
+    static func csvBytes(_ trends: [TermTrend]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + trends.reduce(0) { $0 + $1.rows.count } * 160)
+        func put(_ s: String) {
+            var s = s
+            s.withUTF8 { u in
+                if u.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
+                    out.append(0x22)
+                    for b in u {
+                        if b == 0x22 { out.append(0x22) }
+                        out.append(b)
+                    }
+                    out.append(0x22)
+                } else {
+                    out.append(contentsOf: u)
+                }
+            }
+        }
+        func put(_ n: Int) {
+            var n = n, digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            if n < 0 { out.append(UInt8(ascii: "-")); n = -n }
+            withUnsafeMutableBytes(of: &digits) { d in
+                var i = d.count
+                repeat { i -= 1; d[i] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 } while n > 0
+                out.append(contentsOf: d[i...])
+            }
+        }
+        /// Words joined by spaces, as one field: quoted as a whole when any needs it.
+        func put(words: [String]) {
+            if words.contains(where: { $0.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) }) {
+                put(words.joined(separator: " "))
+                return
+            }
+            for (i, w) in words.enumerated() {
+                if i > 0 { out.append(0x20) }
+                put(w)
+            }
+        }
+        out.append(contentsOf: (columns.joined(separator: ",") + "\n").utf8)
+        let comma = UInt8(ascii: ",")
         for t in trends {
-            let term = ReportWriter.csvField(t.term.description)
+            let term = t.term.description
             for r in t.rows {
-                out += term
-                for f in fields(r) { out += "," + ReportWriter.csvField(f) }
-                out += "\n"
+                put(term); out.append(comma)
+                put(r.kind.name); out.append(comma)
+                put(r.mention.printedKey); out.append(comma)
+                put(r.display?.printedKey ?? ""); out.append(comma)
+                put(r.currentTweets); out.append(comma)
+                put(r.currentAuthors); out.append(comma)
+                put(r.baselineTweets.description); out.append(comma)
+                put(r.baselineAuthors.description); out.append(comma)
+                put(r.score.expected.description); out.append(comma)
+                put(r.score.score.description); out.append(comma)
+                put(r.score.ratio.description); out.append(comma)
+                put(r.score.status.rawValue); out.append(comma)
+                put(r.topAuthorShare.description); out.append(comma)
+                put(words: r.topAuthors.map(\.printedKey)); out.append(comma)
+                put(words: r.exampleIDs)
+                out.append(0x0A)
             }
         }
         return out

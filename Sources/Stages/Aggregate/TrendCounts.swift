@@ -1,0 +1,273 @@
+/// What one thread counts for `smashtag trend` (SPEC §14), per term and
+/// window, in a numbering of the mentions of its own: the tweets carrying
+/// each mention, one (mention, author) entry per tweet with an author, and
+/// over the current window the tweets writing each (mention, spelling).
+///
+///     worker w:  every copy a worker matched ─▶ TrendCounts of worker w   (in parallel, no lock)
+///     merge:     a later copy of a (tweet, term) ─▶ TrendCounts of the dropped copies
+///     at the end: Σ workers − dropped ─▶ `TrendTotals` by the aggregator's ids
+///
+/// Counting is a sum, so any thread can do it; only which copy of a tweet
+/// counts depends on input order (SPEC §6), and the merge decides that. The
+/// (mention, author) entries are appended, not hashed: the distinct authors
+/// of a mention come from sorting them once at the end (`TrendTotals`), which
+/// costs a few passes over memory where a hash table would miss the caches
+/// on nearly every tweet.
+///
+/// - Complexity: O(1) per (copy, term, window, mention); memory 8 bytes a
+///   (tweet, mention) with an author per window, a count per mention per
+///   window, and a slot per (mention, spelling) of the current window.
+final class TrendCounts {
+    /// Every window, current first.
+    let windows: [TrendWindows.Window]
+    let kinds: MentionKinds
+    /// Slot `term * windows.count + window`, by id: the tweets carrying the mention.
+    private(set) var tweets: [[Int32]]
+    /// Per slot: `mention << 32 | author`, one per tweet counted that has an author.
+    private(set) var pairs: [[UInt64]]
+    /// Per term, over the current window: `mention << 32 | spelling` → tweets writing it so;
+    /// the spelling `TrendCounts.asKey` when written as its key.
+    private(set) var spellings: [PairCounts]
+    /// The spellings other than keys, by id.
+    private(set) var spellingTexts: [String] = []
+    private var spellingIDs: [String: Int32] = [:]
+    /// The worker table whose ids number this counter's keys (`PostPart.keySource`: no key looked up), or 0: its own numbering (`keys`).
+    let source: Int
+    /// Its own numbering of the keys, by text once per worker table (`source` 0).
+    private(set) var keys = MergedKeys()
+    /// By id (`source` not 0): each key as the parts brought it, nil where none has yet.
+    private(set) var names: [String?] = []
+    /// By id: whether its kind is counted, -1 not yet known.
+    private var wanted: [Int8] = []
+    /// The wanted mentions of the copy being counted (reused).
+    private var wantedOfCopy: [Int32] = []
+    /// The part being counted, its keys' ids and spellings' ids (made when first needed).
+    private var partIDs: [Int32] = []
+    private var partKeys: [String] = []
+    private var partSpellings: [Int32]?
+
+    /// The spelling id of a mention written as its key (`#stanford`).
+    static let asKey = Int32.max
+
+    init(terms: Int, windows: [TrendWindows.Window], kinds: MentionKinds, source: Int = 0) {
+        self.windows = windows
+        self.kinds = kinds
+        self.source = source
+        tweets = Array(repeating: [], count: terms * windows.count)
+        pairs = Array(repeating: [], count: terms * windows.count)
+        spellings = Array(repeating: PairCounts(), count: terms)
+    }
+
+    /// Whether it can count part `e`: its own numbering takes any part, a table's ids only that table's.
+    func takes(_ e: PostPart) -> Bool { source == 0 || (e.keySource == source && e.keyNumbers.count == e.keys.count) }
+
+    /// Starts counting copies of part `e` (`takes(e)`).
+    func begin(_ e: PostPart) {
+        partIDs = source == 0 ? keys.numbers(of: e) : e.keyNumbers
+        partKeys = e.keys
+        partSpellings = nil
+        let count = source == 0 ? keys.keys.count : Int((partIDs.max() ?? -1) + 1)
+        if wanted.count < count {
+            wanted += repeatElement(-1, count: max(count - wanted.count, source == 0 ? 0 : wanted.count))
+            if source != 0 { names += repeatElement(nil, count: wanted.count - names.count) }
+        }
+    }
+
+    /// The id of part key `k`, and whether its kind is counted; the first time, its name is kept.
+    @inline(__always)
+    private func id(_ k: Int32) -> (id: Int32, wanted: Bool) {
+        let id = partIDs[Int(k)], i = Int(id)
+        if wanted[i] < 0 {
+            let key = partKeys[Int(k)]
+            wanted[i] = key.signedKind.map { kinds.has($0) } == true ? 1 : 0
+            if source != 0 { names[i] = key }
+        }
+        return (id, wanted[i] == 1)
+    }
+
+    /// Each key's name, by id.
+    var keyNames: [String] { source == 0 ? keys.keys : names.map { $0 ?? "" } }
+
+    private func spellingID(_ s: String) -> Int32 {
+        if let id = spellingIDs[s] { return id }
+        let id = Int32(spellingTexts.count)
+        spellingTexts.append(s)
+        spellingIDs[s] = id
+        return id
+    }
+
+    /// Whether copy `i` of a known `time` carries spellings over the current window.
+    @inline(__always)
+    private func inCurrentAndSpelled(_ i: Int, of e: PostPart, _ time: Int64) -> Bool {
+        !e.spellingEnds.isEmpty && !e.spellings(of: i).isEmpty && windows[0].contains(time)
+    }
+
+    /// Counts copy `i` of the part given to `begin` for each term in `terms`,
+    /// in each window holding `time` (a known time).
+    func count(copy i: Int, of e: PostPart, terms: UInt64, time: Int64) {
+        let n = windows.count
+        guard windows.contains(where: { $0.contains(time) }) else { return }
+        wantedOfCopy.removeAll(keepingCapacity: true)
+        var top = -1
+        for m in e.mentions(of: i) {
+            let (id, wanted) = id(m)
+            if wanted {
+                wantedOfCopy.append(id)
+                top = max(top, Int(id))
+            }
+        }
+        guard !wantedOfCopy.isEmpty || (inCurrentAndSpelled(i, of: e, time)) else { return }
+        let author: Int64 = i < e.authors.count && e.authors[i] >= 0 ? Int64(id(e.authors[i]).id) : -1
+        let inCurrent = windows[0].contains(time)
+        var mask = terms
+        while mask != 0 {
+            let t = mask.trailingZeroBitCount
+            mask &= mask - 1
+            for w in 0..<n where windows[w].contains(time) {
+                let slot = t * n + w
+                if top >= tweets[slot].count {
+                    tweets[slot] += repeatElement(0, count: max(top + 1 - tweets[slot].count, tweets[slot].count, 1024))
+                }
+                for g in wantedOfCopy { tweets[slot][Int(g)] += 1 }
+                if author >= 0 {
+                    for g in wantedOfCopy { pairs[slot].append(UInt64(UInt32(bitPattern: g)) << 32 | UInt64(author)) }
+                }
+            }
+            guard inCurrent, !e.spellingEnds.isEmpty else { continue }
+            for j in e.spellings(of: i) {
+                let (id, wanted) = id(e.spellingMentions[j])
+                guard wanted else { continue }
+                let s = e.spellingTexts[j]
+                let sid: Int32
+                if s == PostPart.keySpelling {
+                    sid = TrendCounts.asKey
+                } else {
+                    if partSpellings == nil { partSpellings = e.spellingStrings.map(spellingID) }
+                    sid = partSpellings![Int(s)]
+                }
+                spellings[t].add(UInt64(UInt32(bitPattern: id)) << 32 | UInt64(UInt32(bitPattern: sid)))
+            }
+        }
+    }
+}
+
+/// The trend's counts after the run, by the aggregator's mention ids: what
+/// every worker counted less what the merge dropped, per slot (term,
+/// window), each slot on a core of its own. The (mention, author) entries
+/// are put in order of mention by one counting pass (`bucketed`), then each
+/// mention's authors are told apart by an array by author id: no sort, no
+/// hash.
+struct TrendTotals {
+    /// Per slot, by mention id: the distinct tweets carrying it.
+    var tweets: [[Int32]]
+    /// Per slot, by mention id: its distinct authors.
+    var authors: [[Int32]]
+    /// Per slot: each mention's distinct authors, mention after mention, and the tweets of each;
+    /// mention m's are at `authorStarts[m] ..< authorStarts[m + 1]`.
+    var authorIDs: [[Int32]]
+    var authorTweets: [[Int32]]
+    var authorStarts: [[Int32]]
+    /// Per term, over the current window: `mention << 32 | spelling` → tweets; the spelling an id of `spellingTexts`, or `TrendCounts.asKey`.
+    var spellings: [PairCounts]
+    var spellingTexts: [String]
+
+    /// Folds `added` less `dropped` into totals over the aggregator's `keys`; `global` maps each counter's ids to them.
+    init(added: [TrendCounts], dropped: TrendCounts?, global: (TrendCounts) -> [Int32], keys: [String], slots: Int, terms: Int) {
+        let n = keys.count
+        let all = added + (dropped.map { [$0] } ?? [])
+        let maps = all.map(global)
+        let folded = parallelMap(slots) { s -> (tweets: [Int32], authors: [Int32], ids: [Int32], counts: [Int32], starts: [Int32]) in
+            var tweets = [Int32](repeating: 0, count: n)
+            for (c, counter) in all.enumerated() {
+                let map = maps[c], sign: Int32 = c < added.count ? 1 : -1
+                for (id, k) in counter.tweets[s].enumerated() where k != 0 { tweets[Int(map[id])] += sign * k }
+            }
+            let plus = TrendTotals.bucketed(added.indices.map { (added[$0].pairs[s], maps[$0]) }, mentions: n)
+            let minus = dropped.map { TrendTotals.bucketed([($0.pairs[s], maps[added.count])], mentions: n) }
+            // Per mention: its authors' tweets in `count` (touched ones listed), less the dropped copies'.
+            var count = [Int32](repeating: 0, count: n), touched: [Int32] = []
+            var authors = [Int32](repeating: 0, count: n), starts = [Int32](repeating: 0, count: n + 1)
+            var ids: [Int32] = [], counts: [Int32] = []
+            for m in 0..<n {
+                starts[m] = Int32(ids.count)
+                let range = Int(plus.starts[m])..<Int(plus.starts[m + 1])
+                guard !range.isEmpty else { continue }
+                touched.removeAll(keepingCapacity: true)
+                for j in range {
+                    let a = Int(plus.authors[j])
+                    if count[a] == 0 { touched.append(Int32(a)) }
+                    count[a] += 1
+                }
+                if let minus {
+                    for j in Int(minus.starts[m])..<Int(minus.starts[m + 1]) { count[Int(minus.authors[j])] -= 1 }
+                }
+                for a in touched {
+                    let k = count[Int(a)]
+                    count[Int(a)] = 0
+                    guard k > 0 else { continue }
+                    ids.append(a)
+                    counts.append(k)
+                }
+                authors[m] = Int32(ids.count) - starts[m]
+            }
+            starts[n] = Int32(ids.count)
+            return (tweets, authors, ids, counts, starts)
+        }
+        tweets = folded.map(\.tweets)
+        authors = folded.map(\.authors)
+        authorIDs = folded.map(\.ids)
+        authorTweets = folded.map(\.counts)
+        authorStarts = folded.map(\.starts)
+        // Spellings: few beside the keys; their texts numbered once here.
+        var texts: [String] = [], ids: [String: Int32] = [:]
+        var spellingTable = Array(repeating: PairCounts(), count: terms)
+        for (c, counter) in all.enumerated() {
+            let map = maps[c], sign: Int32 = c < added.count ? 1 : -1
+            let spelled = counter.spellingTexts.map { s -> Int32 in
+                if let id = ids[s] { return id }
+                ids[s] = Int32(texts.count)
+                texts.append(s)
+                return Int32(texts.count - 1)
+            }
+            for t in 0..<terms {
+                // Room first: another table's keys come in its slot order, which would cluster in a smaller table.
+                spellingTable[t].reserve(counter.spellings[t].count)
+                counter.spellings[t].forEach { pair, k in
+                    let m = map[Int(pair >> 32)], s = Int32(truncatingIfNeeded: pair)
+                    // A spelling written out that is its key's text counts as the key's.
+                    let spelling = s == TrendCounts.asKey || counter.spellingTexts[Int(s)] == keys[Int(m)] ? TrendCounts.asKey : spelled[Int(s)]
+                    spellingTable[t].add(UInt64(UInt32(bitPattern: m)) << 32 | UInt64(UInt32(bitPattern: spelling)), sign * Int32(k))
+                }
+            }
+        }
+        spellings = spellingTable
+        spellingTexts = texts
+    }
+
+    /// The (mention, author) entries of several counters, each by its map to
+    /// the aggregator's ids, put in order of mention (a counting sort): the
+    /// authors of mention m at `starts[m] ..< starts[m + 1]`.
+    static func bucketed(_ parts: [(pairs: [UInt64], map: [Int32])], mentions n: Int) -> (authors: [Int32], starts: [Int32]) {
+        var starts = [Int32](repeating: 0, count: n + 1)
+        for (pairs, map) in parts {
+            for p in pairs { starts[Int(map[Int(p >> 32)]) + 1] += 1 }
+        }
+        for m in 0..<n { starts[m + 1] += starts[m] }
+        var next = starts
+        var authors = [Int32](repeating: 0, count: Int(starts[n]))
+        authors.withUnsafeMutableBufferPointer { out in
+            next.withUnsafeMutableBufferPointer { next in
+                for (pairs, map) in parts {
+                    map.withUnsafeBufferPointer { map in
+                        for p in pairs {
+                            let m = Int(map[Int(p >> 32)])
+                            out[Int(next[m])] = map[Int(truncatingIfNeeded: p & 0xFFFF_FFFF)]
+                            next[m] += 1
+                        }
+                    }
+                }
+            }
+        }
+        return (authors, starts)
+    }
+}
