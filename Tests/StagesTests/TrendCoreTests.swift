@@ -249,4 +249,91 @@ final class TrendCoreTests: XCTestCase {
         XCTAssertEqual(agg.unknownTime, 1)
         XCTAssertEqual(agg.trends(minimum: 5, byTweets: false, all: false, top: nil)[0].rows.map(\.currentTweets), [5])
     }
+
+    /// The parallel path (SPEC §6 on workers): each worker counts every copy
+    /// it matched, the merge takes a later copy back out. Later copies here
+    /// differ from the first in time (one in the baseline), author, tags and
+    /// spelling; had they counted, #b would show, the baseline would not be
+    /// empty and the display would be `#A` (4 against 4, `A` before `a`).
+    func testWorkersCountEveryCopyAndTheMergeTakesLaterCopiesBackOut() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let now = Self.t("2020-03-07T12:00:00Z")
+        let first = Self.part([(1, now, "x1", ["A"]), (2, now, "x2", ["A"]), (3, now, "x3", ["a"]), (4, now, "x4", ["a"]),
+                               (5, now, "x5", ["a"])])
+        let later = Self.part([(1, now - 86_400, "x9", ["a", "b"]), (6, now + 60, "x1", ["a"]), (1, now, "x1", ["A"]),
+                               (2, now, "x2", ["A"])])
+        let term = try Term(parsing: "*")
+        let parallel = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
+        parallel.begin(workers: 2)
+        parallel.prepare(later, worker: 1)
+        parallel.prepare(first, worker: 0)
+        parallel.add(first)
+        parallel.add(later)
+        let serial = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
+        serial.add(first)
+        serial.add(later)
+        XCTAssertEqual(parallel.duplicates, 3)
+        for agg in [parallel, serial] {
+            let rows = agg.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows
+            XCTAssertEqual(rows.map(\.mention), ["#a"])
+            let a = try XCTUnwrap(rows.first)
+            XCTAssertEqual(a.currentTweets, 6)
+            XCTAssertEqual(a.currentAuthors, 5)  // x1 twice
+            XCTAssertEqual(a.baselineTweets, .zero)
+            XCTAssertEqual(a.score.status, .new)
+            XCTAssertEqual(a.score.score.description, "16")  // (5 − 1)² / 1
+            XCTAssertEqual(a.topAuthors, ["@x1", "@x2", "@x3"])
+            XCTAssertEqual(a.topAuthorShare.description, "0.3333")  // 2 of 6
+            XCTAssertEqual(a.display, "#a")  // 4 against 2
+            XCTAssertEqual(a.exampleIDs, ["1", "2", "3"])
+        }
+    }
+
+    /// Fractions reduced in 64 bits (Stein's gcd) and compared without
+    /// overflow checks agree with the 128-bit arithmetic, on values within
+    /// 64 bits and beyond.
+    func testFractionFastPathsAgreeWithWideArithmetic() {
+        func wideGCD(_ a: Int128, _ b: Int128) -> Int128 {
+            var (x, y) = (a, b)
+            while y != 0 { (x, y) = (y, x % y) }
+            return x == 0 ? 1 : x
+        }
+        var g = SystemRandomNumberGenerator()
+        for round in 0..<20_000 {
+            let wide = round % 4 == 0
+            let n = wide ? Int128(Int64.random(in: -Int64.max...Int64.max, using: &g)) * Int128(UInt32.random(in: 1...UInt32.max, using: &g))
+                         : Int128(Int64.random(in: -1_000_000...1_000_000, using: &g)) * Int128([1, 2, 6, 12, 1 << 20][round % 5])
+            let d = Int128(UInt64.random(in: 1...(wide ? UInt64.max : 5_000_000), using: &g))
+            let f = Fraction(n, d)
+            let k = wideGCD(n.magnitude <= UInt128(Int128.max) ? (n < 0 ? -n : n) : 0, d)
+            XCTAssertEqual(f.numerator, n / k, "\(n)/\(d)")
+            XCTAssertEqual(f.denominator, d / k, "\(n)/\(d)")
+            let h = Fraction(Int128(Int64.random(in: -1000...1000, using: &g)), Int128(Int64.random(in: 1...1000, using: &g)))
+            XCTAssertEqual(f < h, f.numerator * h.denominator < h.numerator * f.denominator)
+            XCTAssertEqual(h < f, h.numerator * f.denominator < f.numerator * h.denominator)
+        }
+        XCTAssertEqual(Fraction.gcd(UInt64(0), UInt64(0)), 1)
+        XCTAssertEqual(Fraction.gcd(UInt64(0), UInt64(12)), 12)
+        XCTAssertEqual(Fraction.gcd(UInt64(48), UInt64(0)), 48)
+        XCTAssertEqual(Fraction.gcd(UInt64(1) << 63, UInt64(3) << 40), UInt64(1) << 40)
+    }
+
+    /// Rows ordered by keys taken out of them agree with `TrendRow.order`,
+    /// scores close enough that their doubles tie included.
+    func testRowsOrderedByIndexAgreeWithTheRowOrder() {
+        var g = SystemRandomNumberGenerator()
+        let near = Fraction(Int128(1) << 60, (Int128(1) << 60) + 1)
+        let rows = (0..<3_000).map { i -> TrendRow in
+            let score = i % 7 == 0 ? (i % 2 == 0 ? near : .one)
+                : Fraction(Int128(Int.random(in: 0...40, using: &g)), Int128(Int.random(in: 1...6, using: &g)))
+            let kind: MentionKind = i % 3 == 0 ? .user : .hashtag
+            let mention = (kind == .user ? "@" : "#") + "m\(Int.random(in: 0...500, using: &g))_\(i)"
+            let s = TrendScore(current: 5, baseline: .zero, minimum: 5)
+            let row = TrendRow(mentionID: Int32(i), mention: mention, kind: kind, currentTweets: 1,
+                               currentAuthors: Int.random(in: 1...3, using: &g), baselineTweets: .zero, baselineAuthors: .zero,
+                               score: TrendScore(expected: s.expected, score: score, ratio: s.ratio, status: s.status))
+            return row
+        }
+        XCTAssertEqual(TrendRow.ordered(rows).map(\.mention), rows.sorted(by: TrendRow.order).map(\.mention))
+    }
 }

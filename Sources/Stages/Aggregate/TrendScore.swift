@@ -162,6 +162,14 @@ public struct TrendScore: Sendable, Equatable {
     ///   - current: `o`.
     ///   - baseline: `b` (a mean or scaled count may be a fraction).
     ///   - minimum: `N`, `--min-authors`.
+    /// The parts as given (a test's row).
+    init(expected: Fraction, score: Fraction, ratio: Fraction, status: Status) {
+        self.expected = expected
+        self.score = score
+        self.ratio = ratio
+        self.status = status
+    }
+
     public init(current o: Int, baseline b: Fraction, minimum n: Int) {
         let oo = Fraction(o)
         let e = b < .one ? Fraction.one : b
