@@ -96,6 +96,20 @@ final class TrendCounts {
         return id
     }
 
+    /// One more tweet for each of `mentions` (the greatest `top`): the slot's array borrowed once.
+    @inline(__always)
+    private static func add(_ mentions: [Int32], top: Int, to counts: inout [Int32]) {
+        if top >= counts.count { counts += repeatElement(0, count: max(top + 1 - counts.count, counts.count, 1024)) }
+        counts.withUnsafeMutableBufferPointer { c in
+            for g in mentions { c[Int(g)] &+= 1 }
+        }
+    }
+
+    @inline(__always)
+    private static func add(_ mentions: [Int32], author: UInt64, to pairs: inout [UInt64]) {
+        for g in mentions { pairs.append(UInt64(UInt32(bitPattern: g)) << 32 | author) }
+    }
+
     /// Whether copy `i` of a known `time` carries spellings over the current window.
     @inline(__always)
     private func inCurrentAndSpelled(_ i: Int, of e: PostPart, _ time: Int64) -> Bool {
@@ -125,13 +139,8 @@ final class TrendCounts {
             mask &= mask - 1
             for w in 0..<n where windows[w].contains(time) {
                 let slot = t * n + w
-                if top >= tweets[slot].count {
-                    tweets[slot] += repeatElement(0, count: max(top + 1 - tweets[slot].count, tweets[slot].count, 1024))
-                }
-                for g in wantedOfCopy { tweets[slot][Int(g)] += 1 }
-                if author >= 0 {
-                    for g in wantedOfCopy { pairs[slot].append(UInt64(UInt32(bitPattern: g)) << 32 | UInt64(author)) }
-                }
+                TrendCounts.add(wantedOfCopy, top: top, to: &tweets[slot])
+                if author >= 0 { TrendCounts.add(wantedOfCopy, author: UInt64(author), to: &pairs[slot]) }
             }
             guard inCurrent, !e.spellingEnds.isEmpty else { continue }
             for j in e.spellings(of: i) {
