@@ -83,8 +83,9 @@ struct TrendCommand: Command {
     span, after the newest or before the oldest post in the store.
     --min-count, --columns and --by do not apply (usage error).
 
-    MEMORY: per term and window, a count per mention and per (mention, author);
-    dedup keeps the ids of the windows' tweets per term.
+    MEMORY: per term and window, a count per mention and 8 bytes per (tweet,
+    mention) of a tweet with an author; dedup keeps the ids of the matching
+    tweets per term.
 
     EXAMPLES:
         smashtag trend '*' dumps/ --current 1d --baseline weekago
