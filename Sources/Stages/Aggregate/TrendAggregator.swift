@@ -19,7 +19,7 @@
 ///
 /// - Complexity: O(1) amortised per (tweet, term, mention) in a window;
 ///   memory O((tweet, mention) pairs per window and term) (8 bytes each,
-///   sorted once at the end) plus the dedup set of the matching tweets.
+///   put in order of mention at the end) plus the dedup set of the matching tweets.
 public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     // @unchecked: `workerCounts[w]` is touched only by worker w while the run
     // lasts (`prepare`), everything else only by the merge (`add`) or after it.

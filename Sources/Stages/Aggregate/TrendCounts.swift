@@ -10,9 +10,9 @@
 /// Counting is a sum, so any thread can do it; only which copy of a tweet
 /// counts depends on input order (SPEC §6), and the merge decides that. The
 /// (mention, author) entries are appended, not hashed: the distinct authors
-/// of a mention come from sorting them once at the end (`TrendTotals`), which
-/// costs a few passes over memory where a hash table would miss the caches
-/// on nearly every tweet.
+/// of a mention come from one counting pass by mention at the end
+/// (`TrendTotals`), a few passes over memory where a hash table would miss
+/// the caches on nearly every tweet.
 ///
 /// - Complexity: O(1) per (copy, term, window, mention); memory 8 bytes a
 ///   (tweet, mention) with an author per window, a count per mention per
