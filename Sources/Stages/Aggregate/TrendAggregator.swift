@@ -49,8 +49,12 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// The span of time a post must be created in to count (the windows' hull).
     public var span: TrendWindows.Window { hull }
     /// Per worker (`begin(workers:)`): what it counted of every copy it matched, a counter per worker table (one, but
-    /// for parts numbered by none).
-    private var workerCounts: [[TrendCounts]] = []
+    /// for parts numbered by none). Each worker changes its own object alone; the array stays as made while the run lasts.
+    private var workerCounts: [WorkerCounts] = []
+
+    final class WorkerCounts {
+        var counters: [TrendCounts] = []
+    }
     /// With workers: the later copies the merge dropped, to take back out.
     private var dropped: TrendCounts?
     /// Without workers: the first copies, counted by the merge.
@@ -135,7 +139,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
 
     /// Makes one counter per worker; `prepare` fills them.
     public func begin(workers: Int) {
-        workerCounts = Array(repeating: [], count: max(1, workers))
+        workerCounts = (0..<max(1, workers)).map { _ in WorkerCounts() }
         dropped = TrendCounts(terms: terms.count, windows: all, kinds: kinds)
     }
 
@@ -143,13 +147,14 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// worker `worker`'s counter, for every term it matched. Called by that
     /// worker alone, before `e` is merged.
     public func prepare(_ e: PostPart, worker: Int) {
+        let mine = workerCounts[worker]
         let counts: TrendCounts
-        if let c = workerCounts[worker].first(where: { $0.takes(e) }) {
+        if let c = mine.counters.first(where: { $0.takes(e) }) {
             counts = c
         } else {
             let numbered = e.keySource != 0 && e.keyNumbers.count == e.keys.count
             counts = TrendCounts(terms: terms.count, windows: all, kinds: kinds, source: numbered ? e.keySource : 0)
-            workerCounts[worker].append(counts)
+            mine.counters.append(counts)
         }
         counts.begin(e)
         for i in 0..<e.count {
@@ -171,7 +176,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         } else {
             counter = dropped!
         }
-        var begun = !workerCounts.isEmpty ? false : true
+        var begun = workerCounts.isEmpty
         for i in 0..<e.count {
             let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
             let id = e.tweetIDs[i]
@@ -221,7 +226,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     private func folded() -> TrendTotals {
         if let totals { return totals }
         let parallel = !workerCounts.isEmpty
-        let added = parallel ? workerCounts.flatMap { $0 } : (counted.map { [$0] } ?? [])
+        let added = parallel ? workerCounts.flatMap(\.counters) : (counted.map { [$0] } ?? [])
         var maps: [ObjectIdentifier: [Int32]] = [:]
         for c in added + (parallel ? [dropped!] : []) {
             var map: [Int32]
