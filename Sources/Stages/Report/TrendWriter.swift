@@ -66,16 +66,7 @@ public enum TrendWriter {
                 }
             }
         }
-        func put(_ n: Int) {
-            var n = n, digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            if n < 0 { out.append(UInt8(ascii: "-")); n = -n }
-            withUnsafeMutableBytes(of: &digits) { d in
-                var i = d.count
-                repeat { i -= 1; d[i] = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 } while n > 0
-                out.append(contentsOf: d[i...])
-            }
-        }
+        func put(_ n: Int) { out.append(contentsOf: String(n).utf8) }
         /// Words joined by spaces, as one field: quoted as a whole when any needs it.
         func put(words: [String]) {
             if words.contains(where: { $0.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) }) {
