@@ -148,11 +148,44 @@ public final class Aggregator {
         if buckets != nil { return terms.indices.map { wholePeriod(term: $0, minCount: minCount, top: top) } }
         // Each term's rows sorted on a core of their own: the workers are done by now.
         return parallelMap(terms.count) { t in
-            var r = TermReport(term: terms[t], tweets: tweetCounts[t],
-                               counts: rows(of: counts[t]), minCount: minCount, top: top, kinds: facts.mentionKinds)
+            var r = report(term: t, minCount: minCount, top: top)
             if let columns { columns.fill(&r, term: t, facts: facts, id: { self.keys.existing($0)! }) }
             return r
         }
+    }
+
+    /// Term `t`'s report as `TermReport(term:tweets:counts:…)` makes it,
+    /// from the counts by key number: rows go to their kind by the key's
+    /// sign and are sorted over the merged keys' bytes, and a row's string
+    /// is taken only once it is in order (and within `top`). A big report's
+    /// kinds are sorted on the cores side by side, the biggest handed out first.
+    private func report(term t: Int, minCount: Int, top: Int?) -> TermReport {
+        let kinds = facts.mentionKinds, numbering = keys.numbering
+        var byKind = [[(key: Int32, count: Int)]](repeating: [], count: MentionKind.allCases.count)
+        numbering.signs.withUnsafeBufferPointer { signs in
+            counts[t].forEach { m, n in
+                guard n >= minCount, let kind = MentionKind.of(signByte: signs[Int(m)]), kinds.has(kind) else { return }
+                byKind[Int(kind.rawValue)].append((Int32(truncatingIfNeeded: m), n))
+            }
+        }
+        let picked = kinds.ordered
+        func section(_ i: Int) -> [MentionCount] {
+            let rows = byKind[Int(picked[i].rawValue)]
+            var order = reportOrder(count: rows.count, rowCount: { rows[$0].count }) { numbering.appendBytes(of: Int(rows[$0].key), to: &$1) }
+            if let top, order.count > top { order.removeSubrange(top...) }
+            return order.map { MentionCount(mention: numbering.keys[Int(rows[Int($0)].key)], count: rows[Int($0)].count) }
+        }
+        let total = byKind.reduce(0) { $0 + $1.count }
+        var sections: [[MentionCount]]
+        if total < parallelReportRows {
+            sections = picked.indices.map(section)
+        } else {
+            let biggestFirst = picked.indices.sorted { byKind[Int(picked[$0].rawValue)].count > byKind[Int(picked[$1].rawValue)].count }
+            let sorted = parallelMap(biggestFirst.count) { section(biggestFirst[$0]) }
+            sections = Array(repeating: [], count: picked.count)
+            for (k, i) in biggestFirst.enumerated() { sections[i] = sorted[k] }
+        }
+        return TermReport(term: terms[t], tweets: tweetCounts[t], sections: zip(picked, sections).map { KindRows(kind: $0, rows: $1) })
     }
 }
 

@@ -30,29 +30,42 @@ extension Array where Element == MentionCount {
     /// is one `memcmp` there, with no string touched while sorting.
     mutating func sortInReportOrder() {
         guard count > 1 else { return }
-        var keys = [ReportOrderKey]()
-        keys.reserveCapacity(count)
-        var bytes: [UInt8] = []
-        for (i, row) in enumerated() {
-            let start = bytes.count
-            var mention = row.mention
+        let rows = self
+        let order = reportOrder(count: count, rowCount: { rows[$0].count }) { i, bytes in
+            var mention = rows[i].mention
             mention.withUTF8 { bytes.append(contentsOf: $0) }
-            let (p, q) = bytes.withUnsafeBufferPointer { ReportOrderKey.words(UnsafeBufferPointer(rebasing: $0[start...])) }
-            keys.append(ReportOrderKey(count: row.count, prefix: p, more: q, start: start, length: bytes.count - start, index: Int32(i)))
         }
-        bytes.withUnsafeBufferPointer { arena in
-            let base = arena.baseAddress
-            keys.sort { a, b in
-                if a.count != b.count { return a.count > b.count }
-                if a.prefix != b.prefix { return a.prefix < b.prefix }
-                if a.more != b.more { return a.more < b.more }
-                let n = Swift.min(a.length, b.length)
-                let c = n == 0 ? 0 : memcmp(base! + a.start, base! + b.start, n)
-                return c != 0 ? c < 0 : a.length < b.length
-            }
-        }
-        self = keys.map { self[Int($0.index)] }
+        self = order.map { rows[Int($0)] }
     }
+}
+
+/// The places `0..<count` in report order: by `rowCount(i)`, highest
+/// first, then by the bytes `appendKey(i, &buffer)` appends, ascending.
+/// Every key's bytes are copied once into one buffer, so a tie beyond the
+/// first 16 bytes (links of one site, posters of one count) is one `memcmp`
+/// there, and the sort itself touches no string.
+func reportOrder(count: Int, rowCount: (Int) -> Int, appendKey: (Int, inout [UInt8]) -> Void) -> [Int32] {
+    var keys = [ReportOrderKey]()
+    keys.reserveCapacity(count)
+    var bytes: [UInt8] = []
+    for i in 0..<count {
+        let start = bytes.count
+        appendKey(i, &bytes)
+        let (p, q) = bytes.withUnsafeBufferPointer { ReportOrderKey.words(UnsafeBufferPointer(rebasing: $0[start...])) }
+        keys.append(ReportOrderKey(count: rowCount(i), prefix: p, more: q, start: start, length: bytes.count - start, index: Int32(i)))
+    }
+    bytes.withUnsafeBufferPointer { arena in
+        let base = arena.baseAddress
+        keys.sort { a, b in
+            if a.count != b.count { return a.count > b.count }
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            if a.more != b.more { return a.more < b.more }
+            let n = Swift.min(a.length, b.length)
+            let c = n == 0 ? 0 : memcmp(base! + a.start, base! + b.start, n)
+            return c != 0 ? c < 0 : a.length < b.length
+        }
+    }
+    return keys.map(\.index)
 }
 
 /// What `sortInReportOrder` sorts: a row's count, its mention's first bytes, its place.

@@ -15,6 +15,11 @@
 struct KeyNumbering {
     /// The keys, by number: each as first met.
     private(set) var keys: [String] = []
+    /// Each key's first byte (its kind's sign), by number: a report sorts
+    /// its rows into kinds without touching the strings.
+    private(set) var signs: [UInt8] = []
+    /// Numbers whose arena bytes are the ASCII a key folds to, not its own.
+    private var folded: Set<Int32> = []
     /// Keys with non-ASCII scalars that fold to no ASCII string.
     private var others: [String: Int32] = [:]
     /// Open addressing over the ASCII keys: slot → the hash's high 32 bits
@@ -46,8 +51,22 @@ struct KeyNumbering {
         if let n = find(bytes, hash: h) { return n }
         let n = Int32(keys.count)
         keys.append(makeKey())
+        signs.append(bytes.first ?? 0)
         insert(bytes, hash: h, number: n)
         return n
+    }
+
+    /// Appends the UTF-8 bytes of key `n` to `out`: from the arena where
+    /// they are the key's own (an ASCII key), else from its string.
+    @inline(__always)
+    func appendBytes(of n: Int, to out: inout [UInt8]) {
+        let r = records[n]
+        if r.start >= 0 && (folded.isEmpty || !folded.contains(Int32(n))) {
+            arena.withUnsafeBufferPointer { out.append(contentsOf: UnsafeBufferPointer(rebasing: $0[r.start..<r.start + r.length])) }
+        } else {
+            var key = keys[n]
+            key.withUTF8 { out.append(contentsOf: $0) }
+        }
     }
 
     /// The number of `key` if it has one.
@@ -66,13 +85,17 @@ struct KeyNumbering {
     }
 
     private mutating func numberOther(_ key: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-        if let folded = KeyNumbering.foldedToASCII(bytes) {
-            return folded.withUnsafeBytes { number(ascii: $0) { key } }
+        if let ascii = KeyNumbering.foldedToASCII(bytes) {
+            let next = keys.count
+            let n = ascii.withUnsafeBytes { number(ascii: $0) { key } }
+            if keys.count > next { folded.insert(n) }
+            return n
         }
         let next = Int32(keys.count)
         let n = KeyNumbering.value(&others[key, default: next])
         if n == next {
             keys.append(key)
+            signs.append(key.utf8.first ?? 0)
             records.append(Record(start: -1, length: 0))
         }
         return n

@@ -63,19 +63,27 @@ public enum LinkKey {
     /// (`www.example.com:8080/a` → `example.com`; `[::1]:8080` → `[::1]`).
     /// A host that is `www.` and nothing else is kept as it is.
     public static func host(ofKey key: String) -> String {
-        let u = key.utf8
-        var end = u.endIndex
-        if let i = u.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) { end = i }
-        var authority = u[u.startIndex..<end]
+        var key = key
+        return key.withUTF8 { b in String(decoding: UnsafeBufferPointer(rebasing: b[hostRange(ofKey: b)]), as: UTF8.self) }
+    }
+
+    /// Where `host(ofKey:)` is in the key's UTF-8 bytes `b`: every byte
+    /// it looks for is ASCII, so the range falls on characters' bounds.
+    static func hostRange(ofKey b: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var end = 0
+        while end < b.count, b[end] != UInt8(ascii: "/"), b[end] != UInt8(ascii: "?") { end += 1 }
         // The port: after the last `:` that follows any `]`.
-        if let colon = authority.lastIndex(of: UInt8(ascii: ":")),
-           !authority[colon...].contains(UInt8(ascii: "]")) {
-            authority = authority[authority.startIndex..<colon]
+        var k = end
+        while k > 0 {
+            k -= 1
+            if b[k] == UInt8(ascii: "]") { break }
+            if b[k] == UInt8(ascii: ":") { end = k; break }
         }
-        if authority.count > 4, authority.starts(with: "www.".utf8) {
-            authority = authority[authority.index(authority.startIndex, offsetBy: 4)...]
+        var start = 0
+        if end > 4, b[0] == UInt8(ascii: "w"), b[1] == UInt8(ascii: "w"), b[2] == UInt8(ascii: "w"), b[3] == UInt8(ascii: ".") {
+            start = 4
         }
-        return String(Substring(authority))
+        return start..<end
     }
 
     /// A link string whose key is `key` again (`key(link(ofKey: k)) == k`):
@@ -235,7 +243,11 @@ public enum LinkKey {
         guard start < end else { return }
         let host = UnsafeBufferPointer(rebasing: b[start..<end])
         if MentionKey.isASCII(host) {
-            for c in host { out.append(MentionKey.lowercasedASCII(c)) }
+            let from = out.count
+            out.append(contentsOf: host)
+            out.withUnsafeMutableBufferPointer { o in
+                for i in from..<o.count { o[i] = MentionKey.lowercasedASCII(o[i]) }
+            }
         } else {
             out.append(contentsOf: MentionKey.normalize(String(decoding: host, as: UTF8.self)).utf8)
         }

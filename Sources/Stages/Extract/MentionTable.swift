@@ -231,7 +231,10 @@ public final class MentionTable {
         scratch.removeAll(keepingCapacity: true)
         if kind == .url { return linkKeyID(String(decoding: raw, as: UTF8.self)) }
         scratch.append(kind.signByte)
-        for b in raw { scratch.append(MentionKey.lowercasedASCII(b)) }
+        scratch.append(contentsOf: raw)
+        scratch.withUnsafeMutableBufferPointer { key in
+            for i in 1..<key.count { key[i] = MentionKey.lowercasedASCII(key[i]) }
+        }
         return scratch.withUnsafeBytes { key in
             numbering.number(ascii: key) { String(decoding: key, as: UTF8.self) }
         }
@@ -281,8 +284,19 @@ public final class MentionTable {
         let i = Int(url)
         if i < hostOfURL.count, hostOfURL[i] != Self.unknownDerived { return hostOfURL[i] }
         if i >= hostOfURL.count { hostOfURL += repeatElement(Self.unknownDerived, count: i + 1024 - hostOfURL.count) }
-        let host = LinkKey.host(ofKey: key(i).unsigned)
-        let id = id(forKey: "^" + host)
+        // `^` and the host, from the key's bytes (its `+` dropped): a String only for a new host.
+        var url = key(i)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(MentionKind.host.signByte)
+        url.withUTF8 { b in
+            let key = UnsafeBufferPointer(rebasing: b[1...])
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: key[LinkKey.hostRange(ofKey: key)]))
+        }
+        let id = scratch.withUnsafeBufferPointer { host in
+            MentionKey.isASCII(host)
+                ? numbering.number(ascii: UnsafeRawBufferPointer(host)) { String(decoding: host, as: UTF8.self) }
+                : numbering.number(String(decoding: host, as: UTF8.self))
+        }
         hostOfURL[i] = id
         return id
     }

@@ -244,7 +244,18 @@ public enum ReportWriter {
     static func appendMention(_ key: String, to bytes: inout [UInt8]) {
         switch key.utf8.first {
         case UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "$"): appendCSVField(key, to: &bytes)
-        default: appendCSVField(key.printedKey, to: &bytes)
+        case let sign?:
+            // A link's kinds print without their (ASCII) sign, a poster with `@`: the key's bytes after the sign.
+            guard let kind = MentionKind.of(signByte: sign) else { return appendCSVField(key, to: &bytes) }
+            let copied = key.utf8.withContiguousStorageIfAvailable { b -> Bool in
+                let rest = UnsafeBufferPointer(rebasing: b[1...])
+                for c in rest where c == 0x2C || c == 0x22 || c == 0x0D || c == 0x0A { return false }
+                if kind == .poster { bytes.append(UInt8(ascii: "@")) }
+                bytes.append(contentsOf: rest)
+                return true
+            }
+            if copied != true { appendCSVField(key.printedKey, to: &bytes) }
+        case nil: appendCSVField(key, to: &bytes)
         }
     }
 
