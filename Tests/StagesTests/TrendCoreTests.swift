@@ -218,6 +218,35 @@ final class TrendCoreTests: XCTestCase {
         XCTAssertEqual(byTweets[0].score.score.description, "2401")
     }
 
+    /// Top authors tied on tweets go by their names' bytes, also where two
+    /// names share their first 16 bytes (decided past them, or by length
+    /// when one is the other's start) and where a name is longer than 16.
+    func testTopAuthorsTiedOnTweetsGoByTheirWholeNames() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let now = Self.t("2020-03-07T12:00:00Z")
+        // Keys are `@` and the name lowercased: `@longnameauthor1` is exactly 16 bytes.
+        let names = ["longnameauthor1b", "longnameauthor1a", "longnameauthor1", "longnameauthor2", "zed", "longnameauthor1aa"]
+        let posts = names.enumerated().map { (id: UInt64($0.offset + 1), time: now, author: Optional($0.element), tags: ["t"]) }
+        // Two more tweets by the last name: it leads; the rest tie on one tweet.
+        let more = [(id: UInt64(100), time: now, author: Optional("zed"), tags: ["t"]),
+                    (id: UInt64(101), time: now, author: Optional("zed"), tags: ["t"])]
+        for order in [posts + more, (posts + more).reversed()] {
+            let agg = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+            agg.add(Self.part(Array(order)))
+            let row = agg.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows[0]
+            XCTAssertEqual(row.topAuthors, ["@zed", "@longnameauthor1", "@longnameauthor1a"])
+        }
+        let agg = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+        agg.add(Self.part(Array(posts.prefix(4))))
+        // Past the 16th byte: `…1a` < `…1aa` < `…1b`; `…1` (16 bytes) before all three.
+        XCTAssertEqual(agg.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows[0].topAuthors,
+                       ["@longnameauthor1", "@longnameauthor1a", "@longnameauthor1b"])
+        let agg2 = TrendAggregator(terms: [try Term(parsing: "*")], windows: windows, kinds: .standard)
+        agg2.add(Self.part([posts[0], posts[5], posts[3]]))
+        XCTAssertEqual(agg2.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows[0].topAuthors,
+                       ["@longnameauthor1aa", "@longnameauthor1b", "@longnameauthor2"])
+    }
+
     func testTiesOrderByAuthorsThenBytesAndTopCutsPerType() throws {
         let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
         let now = Self.t("2020-03-07T12:00:00Z")
@@ -311,6 +340,11 @@ final class TrendCoreTests: XCTestCase {
             let h = Fraction(Int128(Int64.random(in: -1000...1000, using: &g)), Int128(Int64.random(in: 1...1000, using: &g)))
             XCTAssertEqual(f < h, f.numerator * h.denominator < h.numerator * f.denominator)
             XCTAssertEqual(h < f, h.numerator * f.denominator < f.numerator * h.denominator)
+            // A product: the value of the wide product, reduced (the 64-bit path when every part fits).
+            let p = f * h, wn = f.numerator * h.numerator, wd = f.denominator * h.denominator
+            let r = wideGCD(wn < 0 ? -wn : wn, wd)
+            XCTAssertEqual(p.numerator, wn / r, "\(f) × \(h)")
+            XCTAssertEqual(p.denominator, wd / r, "\(f) × \(h)")
         }
         XCTAssertEqual(Fraction.gcd(UInt64(0), UInt64(0)), 1)
         XCTAssertEqual(Fraction.gcd(UInt64(0), UInt64(12)), 12)

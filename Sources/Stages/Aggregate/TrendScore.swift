@@ -63,6 +63,15 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
         Fraction(a.numerator * b.denominator - b.numerator * a.denominator, a.denominator * b.denominator)
     }
     public static func * (a: Fraction, b: Fraction) -> Fraction {
+        if a.numerator.magnitude <= UInt64.max, b.numerator.magnitude <= UInt64.max,
+           a.denominator <= Int128(UInt64.max), b.denominator <= Int128(UInt64.max) {
+            // A run's counts: cross-reduced and divided in 64 bits, multiplied in 128 (no 128-bit division).
+            let (an, bn) = (UInt64(a.numerator.magnitude), UInt64(b.numerator.magnitude))
+            let (ad, bd) = (UInt64(a.denominator), UInt64(b.denominator))
+            let g1 = gcd(an, bd), g2 = gcd(bn, ad)
+            let n = Int128(an / g1) * Int128(bn / g2)
+            return Fraction((a.numerator < 0) != (b.numerator < 0) ? -n : n, Int128(ad / g2) * Int128(bd / g1))
+        }
         // Cross-reduced first, so the products stay small.
         let g1 = gcd(abs(a.numerator), b.denominator), g2 = gcd(abs(b.numerator), a.denominator)
         return Fraction((a.numerator / g1) * (b.numerator / g2), (a.denominator / g2) * (b.denominator / g1))
