@@ -16,7 +16,7 @@ struct RunOptions {
     /// The 32 top hashtags and 32 top users of the plain input, found before timing.
     var manyTerms: [String] = []
     /// Back-to-back pairs per ratio of two smashtag variants (`pairedRatio`).
-    var pairs = 7
+    var pairs = 11
 }
 
 /// `pairs` and `pairsAll` are `smashtag pairs` on the bench term and on

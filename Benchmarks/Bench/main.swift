@@ -1,7 +1,7 @@
 // smashtag-bench: `make bench`'s driver (not part of the product).
 //
 //   smashtag-bench generate --out DIR [--mb 500] [--seed N]
-//   smashtag-bench run --data DIR [--runs 3] [--pairs 7] [--term '#tag'] [--smashtag PATH]
+//   smashtag-bench run --data DIR [--runs 3] [--pairs 11] [--term '#tag'] [--smashtag PATH]
 //                      [--python PATH] [--peer PATH]
 //   smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
 //   smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH]
@@ -13,7 +13,7 @@ import Foundation
 
 let usage = """
     usage: smashtag-bench generate --out DIR [--mb 500] [--seed N]
-           smashtag-bench run --data DIR [--runs 3] [--pairs 7] [--term '#tag'] [--smashtag PATH] [--python PATH] [--peer PATH]
+           smashtag-bench run --data DIR [--runs 3] [--pairs 11] [--term '#tag'] [--smashtag PATH] [--python PATH] [--peer PATH]
            smashtag-bench generate-jetstream --out DIR [--mb 500] [--seed N]
            smashtag-bench run-jetstream --data DIR [--runs 3] [--smashtag PATH] [--python PATH] [--peer PATH]
     """
