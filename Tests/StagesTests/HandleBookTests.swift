@@ -38,4 +38,15 @@ final class HandleBookTests: XCTestCase {
         spell(book, "did:plc:c", "cy.example")
         XCTAssertEqual(book.handle(of: "did:plc:c"), "cy.example")
     }
+
+    /// A key is a Bluesky account's when it is `@` or `!`, `did:` and at least one more byte.
+    func testWhichKeysAreAccountsByDID() {
+        for key in ["@did:plc:abc", "!did:web:example.com", "@did:x"] { XCTAssertTrue(HandleBook.isDIDKey(key), key) }
+        for key in ["@did:", "!did:", "#did:plc:abc", "$did:x", "@DID:plc:x", "@di", "", "@", "@ did:x", "did:plc:x",
+                    "@didn:x", "+did:plc:x", "@did\u{301}:x"] {
+            XCTAssertFalse(HandleBook.isDIDKey(key), key)
+        }
+        // Beyond ASCII after the prefix is still a DID key (its bytes decide).
+        XCTAssertTrue(HandleBook.isDIDKey("@did:é"))
+    }
 }

@@ -95,9 +95,12 @@ public final class HandleBook: Sendable {
     /// Whether a key is a Bluesky account's (`@did:…` or `!did:…`).
     @inline(__always)
     public static func isDIDKey(_ key: String) -> Bool {
-        let u = key.utf8
-        guard u.count > 5, let first = u.first, first == UInt8(ascii: "@") || first == UInt8(ascii: "!") else { return false }
-        return u.dropFirst().starts(with: "did:".utf8)
+        // Byte by byte from the start (a report asks this of every user and poster row).
+        var u = key.utf8.makeIterator()
+        guard let first = u.next(), first == UInt8(ascii: "@") || first == UInt8(ascii: "!") else { return false }
+        guard u.next() == UInt8(ascii: "d"), u.next() == UInt8(ascii: "i"), u.next() == UInt8(ascii: "d"),
+              u.next() == UInt8(ascii: ":") else { return false }
+        return u.next() != nil
     }
 
     /// A key as a report shows it: a Bluesky account's by its handle when known
