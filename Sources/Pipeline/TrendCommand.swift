@@ -177,6 +177,7 @@ struct TrendCommand: Command {
             return code
         }
         if !quiet { for line in trend.lines(windows, oldest: aggregator.oldest, newest: aggregator.newest) { scan.console.warn(line) } }
+        ProcessEnd.keep((aggregator, trends))
         return scan.finish(summary, quiet: quiet, progress: progress, statsPath: statsPath)
     }
 

@@ -364,4 +364,76 @@ final class TrendTests: XCTestCase {
                                       + "2020-03-06T00:00:00Z to 2020-03-07T00:00:00Z\n"), table)
         XCTAssertTrue(table.contains("  #Rise           9         2   24.5  3.3333  rising     0.1111  @a1 @a2 @a3\n"), table)
     }
+
+    /// 8,400 rising hashtags, enough for the rows, their explaining columns and
+    /// the CSV to be made a share of them a core (two or more chunks of 4,096):
+    /// every row's numbers worked out from how the data was made, not by the
+    /// program's own code paths.
+    ///
+    /// Tag i (`#t<i>`, written `#T<i>` when i % 10 == 0) has o = 5 + i % 7
+    /// authors `u<i>x<j>` in the current week, one tweet each (author 0 two
+    /// more when i % 13 == 0), and b = i % 4 authors in the week before.
+    func testManyRowsEachWorkedOutFromTheData() throws {
+        let dir = try temporaryFolder()
+        let path = dir.appendingPathComponent("many.jsonl").path
+        let start = 1_583_020_800  // 2020-03-01T00:00:00Z; the week before starts 604,800 s earlier.
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "EEE MMM dd HH:mm:ss Z yyyy"
+        var lines: [String] = [], id = 1_000_000
+        struct Tweet { let id: Int, time: Int }
+        var current: [[Tweet]] = []
+        func tweet(_ tag: String, _ author: String, _ time: Int) -> Tweet {
+            id += 1
+            let created = format.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+            lines.append(##"{"id":\##(id),"id_str":"\##(id)","created_at":"\##(created)","text":"#\##(tag)","user":{"screen_name":"\##(author)"},"##
+                         + ##""entities":{"hashtags":[{"text":"\##(tag)","indices":[0,\##(tag.utf8.count + 1)]}],"user_mentions":[],"urls":[],"symbols":[]}}"##)
+            return Tweet(id: id, time: time)
+        }
+        let tags = 8_400
+        for i in 0..<tags {
+            let written = i % 10 == 0 ? "T\(i)" : "t\(i)"
+            var mine: [Tweet] = []
+            for j in 0..<(5 + i % 7) { mine.append(tweet(written, "u\(i)x\(j)", start + (i * 7_919 + j * 104_729) % 604_800)) }
+            if i % 13 == 0 { for k in 1...2 { mine.append(tweet(written, "u\(i)x0", start + (i * 131 + k * 7) % 604_800)) } }
+            for j in 0..<(i % 4) { _ = tweet(written, "v\(i)x\(j)", start - 604_800 + (i * 31 + j * 977) % 604_800) }
+            current.append(mine)
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+
+        /// p / q rounded half to even to 4 decimals, trailing zeros dropped (SPEC §14).
+        func decimal(_ p: Int, _ q: Int) -> String {
+            var r = p * 10_000 / q
+            let rest = p * 10_000 % q
+            if 2 * rest > q || (2 * rest == q && r % 2 == 1) { r += 1 }
+            var frac = String(r % 10_000)
+            frac = String(repeating: "0", count: 4 - frac.count) + frac
+            while frac.hasSuffix("0") { frac.removeLast() }
+            return String(r / 10_000) + (frac.isEmpty ? "" : "." + frac)
+        }
+        struct Row { let i: Int, o: Int, e: Int, line: String }
+        var rows: [Row] = []
+        for i in 0..<tags {
+            let o = 5 + i % 7, b = i % 4, e = max(b, 1), extra = i % 13 == 0 ? 2 : 0
+            let names = (0..<o).map { "@u\(i)x\($0)" }
+            let top = extra > 0 ? [names[0]] + names.dropFirst().sorted().prefix(2) : Array(names.sorted().prefix(3))
+            let examples = current[i].sorted { ($0.time, $0.id) < ($1.time, $1.id) }.prefix(3).map { String($0.id) }
+            let line = ["*", "hashtag", "#t\(i)", i % 10 == 0 ? "#T\(i)" : "#t\(i)", String(o + extra), String(o), String(b), String(b),
+                        String(e), decimal((o - e) * (o - e), e), decimal(o + 1, b + 1), b == 0 ? "new" : "rising",
+                        decimal(1 + extra, o + extra), top.joined(separator: " "), examples.joined(separator: " ")].joined(separator: ",")
+            rows.append(Row(i: i, o: o, e: e, line: line))
+        }
+        // Score descending ((o − e)² / e, compared exactly), current authors descending, mention by bytes.
+        rows.sort { x, y in
+            let l = (x.o - x.e) * (x.o - x.e) * y.e, r = (y.o - y.e) * (y.o - y.e) * x.e
+            if l != r { return l > r }
+            if x.o != y.o { return x.o > y.o }
+            return Array("#t\(x.i)".utf8).lexicographicallyPrecedes(Array("#t\(y.i)".utf8))
+        }
+        let expected = Self.header + rows.map { $0.line + "\n" }.joined()
+        let r = try trend(["*", path, "--current", "2020-03-01..2020-03-08", "-q"])
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, tags + 1)
+        XCTAssertEqual(r.stdout, expected)
+    }
 }

@@ -1,8 +1,15 @@
 import Dispatch
+import Foundation
 
 /// Rows from which sorting or writing a report's parts on the cores side by
 /// side pays for handing them out.
 let parallelReportRows = 4096
+
+/// Chunks to cut `rows` rows into for `parallelMap`: one a core (each may
+/// keep caches as large as the run's keys), none below `parallelReportRows`.
+func parallelChunks(_ rows: Int) -> Int {
+    max(1, min(rows / parallelReportRows, ProcessInfo.processInfo.activeProcessorCount))
+}
 
 /// `(0..<count).map(body)` with the calls spread over the cores, for the
 /// end of a run, when the workers are done and one thread would otherwise

@@ -279,22 +279,32 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         }
         let scale = Fraction(Int128(windows.scale.numerator), Int128(windows.scale.denominator) * Int128(k))
         let names = keys.keys
-        var rows: [TrendRow] = []
+        // The mentions that may make a row, by id: a mention under `--min-authors` scores 0 (SPEC §14),
+        // so without `--all` it makes no row and needs no fraction worked out.
+        var candidates: [Int32] = []
         for i in 0..<n where currentTweets[i] > 0 || baseTweets[i] > 0 {
-            let m = Int32(i)
-            let current = (tweets: Int(currentTweets[i]), authors: Int(currentAuthors[i]))
-            // Under `--min-authors` the score is 0 (SPEC §14): without `--all` no row, and no fraction to work out.
-            if !keepAll && (byTweets ? current.tweets : current.authors) < minimum { continue }
-            let sumTweets = baseTweets[i], sumAuthors = baseAuthors[i]
-            let bTweets = Fraction(sumTweets) * scale, bAuthors = Fraction(sumAuthors) * scale
-            let score = TrendScore(current: byTweets ? current.tweets : current.authors,
-                                   baseline: byTweets ? bTweets : bAuthors, minimum: minimum)
-            guard keepAll || !score.score.isZero else { continue }
-            // A Bluesky account by handle (SPEC §16), before the rows are ordered, as `report` shows accounts.
-            let key = HandleBook.shared.printed(names[Int(m)])
-            rows.append(TrendRow(mentionID: m, mention: key, kind: key.signedKind!, currentTweets: current.tweets,
-                                 currentAuthors: current.authors, baselineTweets: bTweets, baselineAuthors: bAuthors, score: score))
+            if !keepAll && (byTweets ? currentTweets[i] : currentAuthors[i]) < minimum { continue }
+            candidates.append(Int32(i))
         }
+        // Their rows, a range of them a core (`parallelMap`: in order).
+        let chunks = parallelChunks(candidates.count)
+        var rows = parallelMap(chunks) { c -> [TrendRow] in
+            var rows: [TrendRow] = []
+            for m in candidates[candidates.count * c / chunks ..< candidates.count * (c + 1) / chunks] {
+                let i = Int(m)
+                let current = (tweets: Int(currentTweets[i]), authors: Int(currentAuthors[i]))
+                let sumTweets = baseTweets[i], sumAuthors = baseAuthors[i]
+                let bTweets = Fraction(sumTweets) * scale, bAuthors = Fraction(sumAuthors) * scale
+                let score = TrendScore(current: byTweets ? current.tweets : current.authors,
+                                       baseline: byTweets ? bTweets : bAuthors, minimum: minimum)
+                guard keepAll || !score.score.isZero else { continue }
+                // A Bluesky account by handle (SPEC §16), before the rows are ordered, as `report` shows accounts.
+                let key = HandleBook.shared.printed(names[Int(m)])
+                rows.append(TrendRow(mentionID: m, mention: key, kind: key.signedKind!, currentTweets: current.tweets,
+                                     currentAuthors: current.authors, baselineTweets: bTweets, baselineAuthors: bAuthors, score: score))
+            }
+            return rows
+        }.flatMap { $0 }
         rows = TrendRow.ordered(rows)
         if let top {
             var kept: [TrendRow] = [], perKind: [MentionKind: Int] = [:]
@@ -330,60 +340,90 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             }
             best[i] = (s, n)
         }
-        // Authors by handle (SPEC §16), ordered as shown; each name made once (by id: no hashing), when first compared.
-        var names = [String?](repeating: nil, count: keyNames.count)
-        func name(_ a: Int32) -> String {
-            if let n = names[Int(a)] { return n }
-            let n = HandleBook.shared.printed(keyNames[Int(a)])
-            names[Int(a)] = n
-            return n
-        }
-        // Each name's first 16 bytes as two big-endian words and its length, by id (made with the name):
-        // a tie of tweets is nearly always decided there, one read of a dense array, no string touched.
-        var prefixes = [(UInt64, UInt64, Int)](repeating: (0, 0, -1), count: keyNames.count)
-        func prefix(_ a: Int32) -> (UInt64, UInt64, Int) {
-            let known = prefixes[Int(a)]
-            if known.2 >= 0 { return known }
-            var n = name(a)
-            let made = n.withUTF8 { b -> (UInt64, UInt64, Int) in
-                var v: UInt64 = 0, w: UInt64 = 0
-                for i in 0..<Swift.min(b.count, 8) { v |= UInt64(b[i]) << UInt64(56 - 8 * i) }
-                if b.count > 8 { for i in 8..<Swift.min(b.count, 16) { w |= UInt64(b[i]) << UInt64(56 - 8 * (i - 8)) } }
-                return (v, w, b.count)
+        // Each key's printed name's first 16 bytes as two big-endian words and its length, by id: a tie of
+        // tweets between authors is nearly always decided there, one read of a dense array, no string touched.
+        let prefixes = TrendAggregator.prefixes(of: keyNames)
+        // A chunk of rows a core (`parallelMap`, results in order).
+        let chunks = parallelChunks(rows.count), shown = rows
+        let earliest = self.earliest[t]
+        let explained = parallelMap(chunks) { c -> [Explained] in
+            (shown.count * c / chunks ..< shown.count * (c + 1) / chunks).map { i in
+                TrendAggregator.explained(shown[i], ids: ids, tweets: tweets, starts: starts, earliest: earliest,
+                                          keyNames: keyNames, prefixes: prefixes)
             }
-            prefixes[Int(a)] = made
-            return made
         }
+        var i = 0
+        for chunk in explained {
+            for e in chunk {
+                let m = Int(rows[i].mentionID)
+                if let share = e.share { rows[i].topAuthorShare = share }
+                rows[i].topAuthors = e.topAuthors
+                rows[i].exampleIDs = e.exampleIDs
+                rows[i].display = best[i].map { text($0.spelling, of: m) }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }
+                i += 1
+            }
+        }
+    }
+
+    /// A name's first 16 bytes as two big-endian words, and its length.
+    typealias NamePrefix = (UInt64, UInt64, Int)
+
+    /// The `NamePrefix` of each key as printed (`HandleBook`), by id; a range of ids a core.
+    static func prefixes(of keys: [String]) -> [NamePrefix] {
+        let chunks = parallelChunks(keys.count)
+        return parallelMap(chunks) { c -> [NamePrefix] in
+            (keys.count * c / chunks ..< keys.count * (c + 1) / chunks).map { k in
+                var n = HandleBook.isDIDKey(keys[k]) ? HandleBook.shared.printed(keys[k]) : keys[k]
+                return n.withUTF8 { b -> NamePrefix in
+                    var v: UInt64 = 0, w: UInt64 = 0
+                    for i in 0..<Swift.min(b.count, 8) { v |= UInt64(b[i]) << UInt64(56 - 8 * i) }
+                    if b.count > 8 { for i in 8..<Swift.min(b.count, 16) { w |= UInt64(b[i]) << UInt64(56 - 8 * (i - 8)) } }
+                    return (v, w, b.count)
+                }
+            }
+        }.flatMap { $0 }
+    }
+
+    /// What explains one row: its top author's share, top authors and example ids.
+    private struct Explained {
+        var share: Fraction?
+        var topAuthors: [String]
+        var exampleIDs: [String]
+    }
+
+    /// Row `row`'s explaining columns, from the current window's (mention, author) tweets.
+    private static func explained(_ row: TrendRow, ids: [Int32], tweets: [Int32], starts: [Int32], earliest: [Earliest],
+                                  keyNames: [String], prefixes: [NamePrefix]) -> Explained {
+        // Authors by handle (SPEC §16), ordered as shown.
+        func name(_ a: Int32) -> String { HandleBook.shared.printed(keyNames[Int(a)]) }
         func before(_ x: (author: Int32, tweets: Int32), _ y: (author: Int32, tweets: Int32)) -> Bool {
             if x.tweets != y.tweets { return x.tweets > y.tweets }
-            let p = prefix(x.author), q = prefix(y.author)
+            let p = prefixes[Int(x.author)], q = prefixes[Int(y.author)]
             if p.0 != q.0 { return p.0 < q.0 }
             if p.1 != q.1 { return p.1 < q.1 }
             // Equal first 16 bytes: within 16, the shorter is a prefix of the other (or they are equal).
             if p.2 <= 16 && q.2 <= 16 { return p.2 < q.2 }
             return name(x.author).precedesInUTF8(name(y.author))
         }
-        for i in rows.indices {
-            let m = Int(rows[i].mentionID)
-            // The first three in order: one pass over the mention's authors keeping the best three.
-            var top: [(author: Int32, tweets: Int32)] = []
-            top.reserveCapacity(4)
-            for j in Int(starts[m])..<Int(starts[m + 1]) {
-                let a = (author: ids[j], tweets: tweets[j])
-                // Fewer tweets than the third: out, and no name compared.
-                if top.count == 3 && (a.tweets < top[2].tweets || !before(a, top[2])) { continue }
-                var p = top.count
-                while p > 0 && before(a, top[p - 1]) { p -= 1 }
-                top.insert(a, at: p)
-                if top.count > 3 { top.removeLast() }
-            }
-            if let first = top.first, rows[i].currentTweets > 0 {
-                rows[i].topAuthorShare = Fraction(Int128(first.tweets), Int128(rows[i].currentTweets))
-            }
-            rows[i].topAuthors = top.map { name($0.author) }
-            rows[i].exampleIDs = (m < earliest[t].count ? earliest[t][m].items : []).map { PostIdentity.text(of: $0.id) }
-            rows[i].display = best[i].map { text($0.spelling, of: m) }.map { HandleBook.isDIDKey($0) ? HandleBook.shared.printed($0) : $0 }
+        let m = Int(row.mentionID)
+        // The first three in order: one pass over the mention's authors keeping the best three.
+        var top: [(author: Int32, tweets: Int32)] = []
+        top.reserveCapacity(4)
+        for j in Int(starts[m])..<Int(starts[m + 1]) {
+            let a = (author: ids[j], tweets: tweets[j])
+            // Fewer tweets than the third: out, and no name compared.
+            if top.count == 3 && (a.tweets < top[2].tweets || !before(a, top[2])) { continue }
+            var p = top.count
+            while p > 0 && before(a, top[p - 1]) { p -= 1 }
+            top.insert(a, at: p)
+            if top.count > 3 { top.removeLast() }
         }
+        var share: Fraction?
+        if let first = top.first, row.currentTweets > 0 {
+            share = Fraction(Int128(first.tweets), Int128(row.currentTweets))
+        }
+        return Explained(share: share, topAuthors: top.map { name($0.author) },
+                         exampleIDs: (m < earliest.count ? earliest[m].items : []).map { PostIdentity.text(of: $0.id) })
     }
 }
 

@@ -95,6 +95,24 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
     /// The value rounded half to even to 4 decimals, trailing zeros (and a
     /// bare point) dropped: `3`, `0.1667`, `24.5`, `0.0001`.
     public var description: String {
+        let made = String(unsafeUninitializedCapacity: Fraction.digitsCapacity) { digits(into: $0) }
+        return made.isEmpty ? Fraction.wide(self) : made
+    }
+
+    /// Appends `description`'s bytes to `out` (a CSV's rows: no string made).
+    public func write(into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Fraction.digitsCapacity) { buffer in
+            let count = digits(into: buffer)
+            if count > 0 { out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count])) }
+            else { out.append(contentsOf: Fraction.wide(self).utf8) }
+        }
+    }
+
+    private static let digitsCapacity = 48
+
+    /// `description`'s bytes written into `out` (room for `digitsCapacity`);
+    /// 0 for a value past 64 bits once scaled by 10^4 (never made by a run: `wide`).
+    private func digits(into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let negative = numerator < 0
         let n = negative ? -numerator : numerator
         // A row prints five of these: in 64 bits when the scaled value fits (every count a run makes).
@@ -102,28 +120,32 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
         if n <= Int128(UInt64.max / 20_000), denominator <= Int128(UInt64.max / 2) {
             q = Fraction.rounded(UInt64(n) * 10_000, UInt64(denominator))
         } else {
-            let scaled = n * 10_000
-            var r = scaled / denominator
-            let rest = scaled % denominator
-            if 2 * rest > denominator || (2 * rest == denominator && r % 2 == 1) { r += 1 }
-            guard r <= Int128(UInt64.max) else { return Fraction.wide(r, negative: negative) }
+            guard let r = Fraction.scaledRounded(n, denominator), r <= Int128(UInt64.max) else { return 0 }
             q = UInt64(r)
         }
-        if q == 0 { return "0" }
+        var count = 0
+        func put(_ b: UInt8) { out[count] = b; count += 1 }
+        if q == 0 { put(UInt8(ascii: "0")); return count }
         var whole = q / 10_000, frac = q % 10_000
         // Written backwards (decimals without trailing zeros, the point, the whole part, the sign), then turned round.
-        return String(unsafeUninitializedCapacity: 48) { out in
-            var count = 0
-            func put(_ b: UInt8) { out[count] = b; count += 1 }
-            var decimals = 4
-            while decimals > 0 && frac % 10 == 0 { frac /= 10; decimals -= 1 }
-            for _ in 0..<decimals { put(UInt8(ascii: "0") + UInt8(frac % 10)); frac /= 10 }
-            if decimals > 0 { put(UInt8(ascii: ".")) }
-            repeat { put(UInt8(ascii: "0") + UInt8(whole % 10)); whole /= 10 } while whole > 0
-            if negative { put(UInt8(ascii: "-")) }
-            out[0..<count].reverse()
-            return count
-        }
+        var decimals = 4
+        while decimals > 0 && frac % 10 == 0 { frac /= 10; decimals -= 1 }
+        for _ in 0..<decimals { put(UInt8(ascii: "0") + UInt8(frac % 10)); frac /= 10 }
+        if decimals > 0 { put(UInt8(ascii: ".")) }
+        repeat { put(UInt8(ascii: "0") + UInt8(whole % 10)); whole /= 10 } while whole > 0
+        if negative { put(UInt8(ascii: "-")) }
+        out[0..<count].reverse()
+        return count
+    }
+
+    /// `n / d` scaled by 10^4, rounded half to even, in 128 bits (nil past them).
+    private static func scaledRounded(_ n: Int128, _ d: Int128) -> Int128? {
+        let (scaled, overflow) = n.multipliedReportingOverflow(by: 10_000)
+        guard !overflow else { return nil }
+        var r = scaled / d
+        let rest = scaled % d
+        if 2 * rest > d || (2 * rest == d && r % 2 == 1) { r += 1 }
+        return r
     }
 
     /// `scaled / d` rounded half to even.
@@ -136,7 +158,13 @@ public struct Fraction: Sendable, Equatable, Comparable, CustomStringConvertible
     }
 
     /// A value past 64 bits once scaled by 10^4 (never made by a run), printed by 128-bit division.
-    private static func wide(_ q: Int128, negative: Bool) -> String {
+    private static func wide(_ f: Fraction) -> String {
+        let negative = f.numerator < 0
+        let n = negative ? -f.numerator : f.numerator
+        let scaled = n * 10_000
+        var q = scaled / f.denominator
+        let rest = scaled % f.denominator
+        if 2 * rest > f.denominator || (2 * rest == f.denominator && q % 2 == 1) { q += 1 }
         let whole = q / 10_000
         var frac = String(q % 10_000)
         frac = String(repeating: "0", count: 4 - frac.count) + frac

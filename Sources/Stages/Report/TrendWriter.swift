@@ -49,57 +49,98 @@ public enum TrendWriter {
     /// The CSV's bytes, each field written straight into one buffer (as
     /// `fields` gives them, quoted as `ReportWriter.csvField` quotes).
     static func csvBytes(_ trends: [TermTrend]) -> [UInt8] {
+        var out = Array((columns.joined(separator: ",") + "\n").utf8)
+        // A long run's rows are written a chunk a core (`parallelMap`: in order), then joined.
+        for t in trends {
+            let term = t.term.description
+            let chunks = parallelChunks(t.rows.count)
+            let parts = parallelMap(chunks) { c in
+                csvRows(term: term, t.rows[t.rows.count * c / chunks ..< t.rows.count * (c + 1) / chunks])
+            }
+            out.reserveCapacity(out.count + parts.reduce(0) { $0 + $1.count })
+            for p in parts { out += p }
+        }
+        return out
+    }
+
+    /// The CSV lines of `rows` of the term written `term`: each field's bytes
+    /// appended as they are (a key printed from its own bytes, numbers
+    /// written in place), no string made.
+    private static func csvRows(term: String, _ rows: ArraySlice<TrendRow>) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(64 + trends.reduce(0) { $0 + $1.rows.count } * 160)
-        func put(_ s: String) {
+        out.reserveCapacity(rows.count * 160)
+        let comma = UInt8(ascii: ","), quote = UInt8(ascii: "\"")
+        func special(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+            u.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A })
+        }
+        /// The bytes of a field, doubling its quotes (the field's own quotes are the caller's).
+        func quoted(_ u: UnsafeBufferPointer<UInt8>) {
+            for b in u {
+                if b == quote { out.append(quote) }
+                out.append(b)
+            }
+        }
+        /// `s` as it prints (`printedKey` when `key`), the bytes from `from` on, after `prefix`.
+        func bytes(of s: String, key: Bool, _ body: (UInt8?, UnsafeBufferPointer<UInt8>) -> Void) {
             var s = s
             s.withUTF8 { u in
-                if u.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) {
-                    out.append(0x22)
-                    for b in u {
-                        if b == 0x22 { out.append(0x22) }
-                        out.append(b)
-                    }
-                    out.append(0x22)
-                } else {
-                    out.append(contentsOf: u)
+                guard key, let kind = MentionKind.of(signByte: u.first) else { return body(nil, u) }
+                switch kind {
+                case .hashtag, .user, .symbol: body(nil, u)
+                case .url, .host, .domain: body(nil, UnsafeBufferPointer(rebasing: u.dropFirst()))
+                case .poster: body(UInt8(ascii: "@"), UnsafeBufferPointer(rebasing: u.dropFirst()))
                 }
             }
         }
-        func put(_ n: Int) { out.append(contentsOf: String(n).utf8) }
-        /// Words joined by spaces, as one field: quoted as a whole when any needs it.
-        func put(words: [String]) {
-            if words.contains(where: { $0.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) }) {
-                put(words.joined(separator: " "))
-                return
-            }
-            for (i, w) in words.enumerated() {
-                if i > 0 { out.append(0x20) }
-                put(w)
+        func put(_ s: String, key: Bool = false) {
+            bytes(of: s, key: key) { prefix, u in
+                let q = special(u)
+                if q { out.append(quote) }
+                if let prefix { out.append(prefix) }
+                if q { quoted(u) } else { out.append(contentsOf: u) }
+                if q { out.append(quote) }
             }
         }
-        out.append(contentsOf: (columns.joined(separator: ",") + "\n").utf8)
-        let comma = UInt8(ascii: ",")
-        for t in trends {
-            let term = t.term.description
-            for r in t.rows {
-                put(term); out.append(comma)
-                put(r.kind.name); out.append(comma)
-                put(r.mention.printedKey); out.append(comma)
-                put(r.display?.printedKey ?? ""); out.append(comma)
-                put(r.currentTweets); out.append(comma)
-                put(r.currentAuthors); out.append(comma)
-                put(r.baselineTweets.description); out.append(comma)
-                put(r.baselineAuthors.description); out.append(comma)
-                put(r.score.expected.description); out.append(comma)
-                put(r.score.score.description); out.append(comma)
-                put(r.score.ratio.description); out.append(comma)
-                put(r.score.status.rawValue); out.append(comma)
-                put(r.topAuthorShare.description); out.append(comma)
-                put(words: r.topAuthors.map(\.printedKey)); out.append(comma)
-                put(words: r.exampleIDs)
-                out.append(0x0A)
+        func put(_ n: Int) {
+            guard n >= 0 else { return out.append(contentsOf: String(n).utf8) }
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0), count = 0, v = UInt(n)
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat { d[23 - count] = UInt8(ascii: "0") + UInt8(v % 10); v /= 10; count += 1 } while v > 0
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[(24 - count)...]))
             }
+        }
+        /// Words joined by spaces, as one field: quoted as a whole when any needs it.
+        func put(words: [String], keys: Bool) {
+            var any = false
+            for w in words where !any { bytes(of: w, key: keys) { _, u in any = special(u) } }
+            if any { out.append(quote) }
+            for (i, w) in words.enumerated() {
+                if i > 0 { out.append(0x20) }
+                bytes(of: w, key: keys) { prefix, u in
+                    if let prefix { out.append(prefix) }
+                    if any { quoted(u) } else { out.append(contentsOf: u) }
+                }
+            }
+            if any { out.append(quote) }
+        }
+        for r in rows {
+            put(term); out.append(comma)
+            put(r.kind.name); out.append(comma)
+            put(r.mention, key: true); out.append(comma)
+            if let d = r.display { put(d, key: true) }
+            out.append(comma)
+            put(r.currentTweets); out.append(comma)
+            put(r.currentAuthors); out.append(comma)
+            r.baselineTweets.write(into: &out); out.append(comma)
+            r.baselineAuthors.write(into: &out); out.append(comma)
+            r.score.expected.write(into: &out); out.append(comma)
+            r.score.score.write(into: &out); out.append(comma)
+            r.score.ratio.write(into: &out); out.append(comma)
+            put(r.score.status.rawValue); out.append(comma)
+            r.topAuthorShare.write(into: &out); out.append(comma)
+            put(words: r.topAuthors, keys: true); out.append(comma)
+            put(words: r.exampleIDs, keys: false)
+            out.append(0x0A)
         }
         return out
     }
