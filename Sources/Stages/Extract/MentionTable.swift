@@ -81,6 +81,11 @@ public final class MentionTable {
         var entry: Int32 = 0
 
         static let invalidBit: UInt32 = 1 << 31
+        /// Set once the entry's spelling is known to be its key (`spelling(ofEntry:)` nil), the common case:
+        /// a later `spellingOf(raw:…)` then reads this slot alone.
+        static let asKeyBit: UInt32 = 1 << 30
+        /// The bits of `meta` a look-up compares: kind and length.
+        static let compared: UInt32 = ~(invalidBit | asKeyBit)
         /// Lengths from here on are compared in `entries` (a mention is never that long in practice).
         static let longLength = (1 << 27) - 1
 
@@ -141,6 +146,20 @@ public final class MentionTable {
         return id < 0 ? nil : id
     }
 
+    /// A raw spelling's entry, its mention id and its spelling as
+    /// `spelling(ofEntry:)` gives it (nil: its key), added when new: one
+    /// slot read when the spelling is known to be its key, as nearly every
+    /// spelling met again is (the entry and its spelling, kept elsewhere,
+    /// are read only otherwise).
+    @inline(__always)
+    func spellingOf(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (entry: Int, id: Int32, spelling: String?) {
+        let found = lookup(raw: raw, escaped: escaped, kind: kind, counting: true)
+        if found.slot >= 0 && slots[found.slot].meta & Slot.asKeyBit != 0 { return (found.entry, found.id, nil) }
+        let spelling = spelling(ofEntry: found.entry)
+        if spelling == nil && found.slot >= 0 { slots[found.slot].meta |= Slot.asKeyBit }
+        return (found.entry, found.id, spelling)
+    }
+
     /// The mention id of entry `e` (-1: an empty mention).
     func mentionID(ofEntry e: Int) -> Int32 { entries[e].id }
 
@@ -155,7 +174,9 @@ public final class MentionTable {
 
     /// The entry of a raw spelling and its mention id, added when new.
     @inline(__always)
-    private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool) -> (entry: Int, id: Int32) {
+    ///
+    /// - Returns: also the slot's position (-1 when the table grew on adding it).
+    private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool) -> (entry: Int, id: Int32, slot: Int) {
         let (w0, w1) = MentionTable.words(raw)
         let h = MentionTable.hash(raw, kind: kind.rawValue)
         let meta = Slot.meta(count: raw.count, kind: kind.rawValue)
@@ -165,7 +186,7 @@ public final class MentionTable {
             while true {
                 let slot = table[position]
                 if slot.entry == 0 { return nil }
-                if slot.w0 == w0 && slot.w1 == w1 && slot.meta & ~Slot.invalidBit == meta
+                if slot.w0 == w0 && slot.w1 == w1 && slot.meta & Slot.compared == meta
                     && (raw.count <= 16 || sameLongBytes(Int(slot.entry) - 1, raw)) {
                     return (Int(slot.entry) - 1, slot.id, slot.meta & Slot.invalidBit != 0)
                 }
@@ -174,7 +195,7 @@ public final class MentionTable {
         }
         if let found {
             if found.invalid && counting { invalidUTF8Lookups += 1 }
-            return (found.entry, found.id)
+            return (found.entry, found.id, position)
         }
         // New spelling: decode, normalise, remember.
         let id: Int32, invalid: Bool
@@ -192,8 +213,12 @@ public final class MentionTable {
         arena.append(contentsOf: raw)
         slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0), hashLow: UInt32(truncatingIfNeeded: h),
                                id: id, entry: Int32(index + 1))
-        if entries.count * 8 > slots.count * 5 { grow() }
-        return (index, id)
+        let placed = position
+        if entries.count * 8 > slots.count * 5 {
+            grow()
+            return (index, id, -1)
+        }
+        return (index, id, placed)
     }
 
     /// Whether entry `e`'s bytes, longer than 16, are `raw`'s.

@@ -55,13 +55,12 @@ enum TweetSpellings {
         if kinds.has(.poster), let a = record.author(of: tweet) { visit(a, .poster) }
 
         func visit(_ span: ByteSpan, _ kind: MentionKind) {
-            // The extractor interned these very bytes: their entry is one hash away, its spelling kept.
-            let e = table.entry(raw: record.bytes(span), escaped: span.escaped, kind: kind)
-            let id = table.mentionID(ofEntry: e)
+            // The extractor interned these very bytes: their slot is one hash away, and says when they spell the key.
+            let (e, id, spelling) = table.spellingOf(raw: record.bytes(span), escaped: span.escaped, kind: kind)
             guard id >= 0 else { return }
             if kind == .url { derived(id) }
             guard mentions.contains(id) else { return }
-            take(id, table.spelling(ofEntry: e), e)
+            take(id, spelling, e)
         }
         /// A link's host and domain are written as their keys.
         func derived(_ url: Int32) {
