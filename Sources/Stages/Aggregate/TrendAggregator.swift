@@ -230,23 +230,23 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         var maps: [ObjectIdentifier: [Int32]] = [:]
         for c in added + (parallel ? [dropped!] : []) {
             var map: [Int32]
-            let names = c.keyNames
             if c.source != 0 {
-                // A worker table's ids: the merge numbered every key of its parts, by the same ids.
-                let known = keys.numbers(ofTable: c.source)
+                // A worker table's ids: the merge numbered every key of its parts, by the same ids;
+                // a key it did not (a part cut short) by its name, and the ids the counter never met to 0.
+                let known = keys.numbers(ofTable: c.source), names = c.names
                 map = names.indices.map { $0 < known.count ? known[$0] : -1 }
-                for i in map.indices where map[i] < 0 { map[i] = names[i].isEmpty ? 0 : keys.number(names[i]) }
+                for i in map.indices where map[i] < 0 { map[i] = names[i].map { keys.number($0) } ?? 0 }
             } else {
                 map = c.keys.numbers(in: keys)
+                let names = c.keys.keys
                 for i in map.indices where map[i] < 0 { map[i] = keys.number(names[i]) }
             }
             maps[ObjectIdentifier(c)] = map
         }
         let made = TrendTotals(added: added, dropped: parallel ? dropped : nil, global: { maps[ObjectIdentifier($0)]! },
                                keys: keys.keys, slots: all.count * terms.count, terms: terms.count)
-        workerCounts = []
-        dropped = nil
-        counted = nil
+        // The counters stay as they are (no more parts come): freeing their arrays one by one would cost
+        // the run's end more time than the memory is worth; they go with the aggregator.
         totals = made
         return made
     }

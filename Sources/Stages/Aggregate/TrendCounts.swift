@@ -85,9 +85,6 @@ final class TrendCounts {
         return (id, wanted[i] == 1)
     }
 
-    /// Each key's name, by id.
-    var keyNames: [String] { source == 0 ? keys.keys : names.map { $0 ?? "" } }
-
     private func spellingID(_ s: String) -> Int32 {
         if let id = spellingIDs[s] { return id }
         let id = Int32(spellingTexts.count)
@@ -185,7 +182,10 @@ struct TrendTotals {
         let n = keys.count
         let all = added + (dropped.map { [$0] } ?? [])
         let maps = all.map(global)
-        let folded = parallelMap(slots) { s -> (tweets: [Int32], authors: [Int32], ids: [Int32], counts: [Int32], starts: [Int32]) in
+        typealias Slot = (tweets: [Int32], authors: [Int32], ids: [Int32], counts: [Int32], starts: [Int32])
+        // Every slot a task, and the spellings one more beside them (a core that ends its slot early takes it).
+        let done = parallelMap(slots + 1) { s -> (slot: Slot?, spellings: (tables: [PairCounts], texts: [String])?) in
+            if s == slots { return (nil, TrendTotals.spellings(all, added: added.count, maps: maps, keys: keys, terms: terms)) }
             var tweets = [Int32](repeating: 0, count: n)
             for (c, counter) in all.enumerated() {
                 let map = maps[c], sign: Int32 = c < added.count ? 1 : -1
@@ -220,18 +220,26 @@ struct TrendTotals {
                 authors[m] = Int32(ids.count) - starts[m]
             }
             starts[n] = Int32(ids.count)
-            return (tweets, authors, ids, counts, starts)
+            return ((tweets, authors, ids, counts, starts), nil)
         }
+        let folded = done.compactMap(\.slot)
         tweets = folded.map(\.tweets)
         authors = folded.map(\.authors)
         authorIDs = folded.map(\.ids)
         authorTweets = folded.map(\.counts)
         authorStarts = folded.map(\.starts)
+        (spellings, spellingTexts) = done.last!.spellings!
+    }
+
+    /// The counters' (mention, spelling) counts over the aggregator's ids, per term, less the
+    /// dropped counter's (the last of `all`, when `all` has more than `added` counters).
+    private static func spellings(_ all: [TrendCounts], added: Int, maps: [[Int32]], keys: [String],
+                                  terms: Int) -> (tables: [PairCounts], texts: [String]) {
         // Spellings: few beside the keys; their texts numbered once here.
         var texts: [String] = [], ids: [String: Int32] = [:]
         var spellingTable = Array(repeating: PairCounts(), count: terms)
         for (c, counter) in all.enumerated() {
-            let map = maps[c], sign: Int32 = c < added.count ? 1 : -1
+            let map = maps[c], sign: Int32 = c < added ? 1 : -1
             let spelled = counter.spellingTexts.map { s -> Int32 in
                 if let id = ids[s] { return id }
                 ids[s] = Int32(texts.count)
@@ -249,8 +257,7 @@ struct TrendTotals {
                 }
             }
         }
-        spellings = spellingTable
-        spellingTexts = texts
+        return (spellingTable, texts)
     }
 
     /// The (mention, author) entries of several counters, each by its map to
