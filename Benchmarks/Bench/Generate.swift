@@ -153,6 +153,7 @@ func generate(out: String, mb: Int, seed: UInt64) {
                 counts.lines, Double(written) / 1e6, Double(written) / Double(counts.lines), t1 - t0))
 
     queue.add("/usr/bin/zstd -q -f -3 \(shellQuote(out + "/stream.jsonl")) -o \(shellQuote(out + "/stream.jsonl.zst"))")
+    queue.add(oneGzipCommand(out))
     queue.startWorker()
     let failed = queue.finish()
     for c in failed { note("failed: \(c)") }
@@ -182,4 +183,10 @@ func generate(out: String, mb: Int, seed: UInt64) {
         """
     _ = fm.createFile(atPath: out + "/DONE", contents: Data(manifest.utf8))
     print(manifest, terminator: "")
+}
+
+/// The command that makes `stream.jsonl.gz`: the whole stream as one gzip
+/// member, as a collector that compresses its one output file writes it.
+func oneGzipCommand(_ dir: String) -> String {
+    "/usr/bin/gzip -6 -n -c \(shellQuote(dir + "/stream.jsonl")) > \(shellQuote(dir + "/stream.jsonl.gz"))"
 }

@@ -246,6 +246,11 @@ func run(_ options: RunOptions) {
     for f in ["stream.jsonl", "split", "stream.jsonl.zst", "members.tar"] where !fm.fileExists(atPath: d + "/" + f) {
         fail("\(d)/\(f) is missing: run `smashtag-bench generate --out \(d)` first")
     }
+    if !fm.fileExists(atPath: d + "/stream.jsonl.gz") {
+        // Data generated before the one-stream gzip input: made from the stream as `generate` makes it.
+        note("making \(d)/stream.jsonl.gz (one gzip member of stream.jsonl)")
+        guard shell(oneGzipCommand(d)) else { fail("gzip of \(d)/stream.jsonl failed") }
+    }
     for f in [o.smashtag, o.python, o.peer] where !fm.fileExists(atPath: f) { fail("\(f) is missing") }
     let outDir = d + "/out"
     try? fm.createDirectory(atPath: outDir, withIntermediateDirectories: true)
@@ -269,7 +274,8 @@ func run(_ options: RunOptions) {
         Input(name: "plain .jsonl", slug: "plain", path: d + "/stream.jsonl", duckdbReads: true,
               configs: [s2, s1, duck, word2, all2, many2, pairs2, pairsAll2, kinds2, domain2, posts2]),
         Input(name: "8 × .jsonl.gz", slug: "gz8", path: d + "/split", duckdbReads: true, configs: [s2, duck]),
-        Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, duck]),
+        Input(name: "one .jsonl.gz", slug: "gz1", path: d + "/stream.jsonl.gz", duckdbReads: true, configs: [s2, s1, duck]),
+        Input(name: ".jsonl.zst", slug: "zst", path: d + "/stream.jsonl.zst", duckdbReads: true, configs: [s2, s1, duck]),
         Input(name: "tar of 16 .json.bz2", slug: "tar", path: d + "/members.tar", duckdbReads: false, configs: [s2, s1]),
     ]
 
@@ -349,7 +355,7 @@ func run(_ options: RunOptions) {
     lines.append("| figure | measured | goal | |")
     lines.append("|---|---:|---|---|")
     let plain = median("plain", duck) / median("plain", s2)
-    check("plain .jsonl: DuckDB s / smashtag s (jobs 2)", plain, ">= 4.0", plain >= 4.0)
+    check("plain .jsonl: DuckDB s / smashtag s (jobs 2)", plain, ">= 3.0", plain >= 3.0)
     let word = median("plain", word2) / median("plain", s2)
     check("word term `\(o.word)` s / `\(o.term)` s", word, "<= 1.5", word <= 1.5)
     let all = median("plain", all2) / median("plain", s2)
@@ -357,9 +363,15 @@ func run(_ options: RunOptions) {
     let many = median("plain", many2) / median("plain", s2)
     check("64 terms (32 top hashtags, 32 top users) s / one term s", many, "<= 1.3", many <= 1.3)
     let gz = median("gz8", duck) / median("gz8", s2)
-    check("8 × .gz: DuckDB s / smashtag s", gz, ">= 2.5", gz >= 2.5)
+    check("8 × .gz: DuckDB s / smashtag s", gz, ">= 3.0", gz >= 3.0)
+    let gz1 = median("gz1", duck) / median("gz1", s2)
+    check("one .jsonl.gz: DuckDB s / smashtag s", gz1, ">= 2.5", gz1 >= 2.5)
     let zst = median("zst", duck) / median("zst", s2)
-    check(".zst: DuckDB s / smashtag s", zst, ">= 2.0", zst >= 2.0)
+    check(".zst: DuckDB s / smashtag s", zst, ">= 2.5", zst >= 2.5)
+    let gz1Jobs = median("gz1", s1) / median("gz1", s2)
+    check("one .jsonl.gz: jobs 1 s / jobs 2 s", gz1Jobs, ">= 1.5", gz1Jobs >= 1.5)
+    let zstJobs = median("zst", s1) / median("zst", s2)
+    check(".zst: jobs 1 s / jobs 2 s", zstJobs, ">= 1.5", zstJobs >= 1.5)
     let tar = median("tar", s1) / median("tar", s2)
     check("tar of .bz2: jobs 1 s / jobs 2 s", tar, ">= 1.8", tar >= 1.8)
     let pj = median("plain", s1) / median("plain", s2)

@@ -42,6 +42,10 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     private var windowTweets: [Int]
     /// Per term, by mention id: its three earliest tweets in the current window (dense: no hashing).
     private var earliest: [[Earliest]]
+    /// Beside `earliest`, by mention id: the time of its third tweet, `Int64.max` while it has fewer. A tweet
+    /// after it cannot enter, which nearly every tweet of a mention met often is: told by 8 bytes a mention,
+    /// not by its 56-byte `Earliest`.
+    private var cuts: [[Int64]]
     /// Every window, current first.
     private let all: [TrendWindows.Window]
     /// From the earliest window's start to the latest's end: a tweet outside it is in none.
@@ -111,6 +115,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         seen = Array(repeating: TweetIDSet(), count: terms.count)
         windowTweets = Array(repeating: 0, count: all.count * terms.count)
         earliest = Array(repeating: [], count: terms.count)
+        cuts = Array(repeating: [], count: terms.count)
     }
 
     /// Term `t`'s distinct tweets counted in any window.
@@ -214,9 +219,13 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
                     guard isWanted(g) else { continue }
                     let k = Int(g)
                     if k >= earliest[t].count {
-                        earliest[t] += repeatElement(Earliest(), count: max(k + 1 - earliest[t].count, 1024))
+                        let more = max(k + 1 - earliest[t].count, 1024)
+                        earliest[t] += repeatElement(Earliest(), count: more)
+                        cuts[t] += repeatElement(Int64.max, count: more)
                     }
+                    guard time <= cuts[t][k] else { continue }
                     earliest[t][k].offer(time, id)
+                    if earliest[t][k].count == 3 { cuts[t][k] = earliest[t][k].c.time }
                 }
             }
         }
