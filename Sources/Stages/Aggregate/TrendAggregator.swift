@@ -64,6 +64,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// Without workers: the first copies, counted by the merge.
     private var counted: TrendCounts?
     private var totals: TrendTotals?
+    /// Every key's `NamePrefix`, made for the first term's rows, kept for the others'.
+    private var namePrefixes: [NamePrefix]?
 
     /// The three earliest tweets (time, then id) seen, earliest first, held inline.
     struct Earliest {
@@ -351,7 +353,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         }
         // Each key's printed name's first 16 bytes as two big-endian words and its length, by id: a tie of
         // tweets between authors is nearly always decided there, one read of a dense array, no string touched.
-        let prefixes = TrendAggregator.prefixes(of: keyNames)
+        if namePrefixes == nil { namePrefixes = TrendAggregator.prefixes(of: keyNames) }
+        let prefixes = namePrefixes!
         // A chunk of rows a core (`parallelMap`, results in order).
         let chunks = parallelChunks(rows.count), shown = rows
         let earliest = self.earliest[t]

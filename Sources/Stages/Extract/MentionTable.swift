@@ -173,9 +173,9 @@ public final class MentionTable {
     }
 
     /// The entry of a raw spelling and its mention id, added when new.
-    @inline(__always)
     ///
     /// - Returns: also the slot's position (-1 when the table grew on adding it).
+    @inline(__always)
     private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool) -> (entry: Int, id: Int32, slot: Int) {
         let (w0, w1) = MentionTable.words(raw)
         let h = MentionTable.hash(raw, kind: kind.rawValue)

@@ -80,7 +80,8 @@ public enum TrendWriter {
                 out.append(b)
             }
         }
-        /// `s` as it prints (`printedKey` when `key`), the bytes from `from` on, after `prefix`.
+        /// Hands `body` the bytes `s` prints as (`printedKey` when `key`): a byte to write first, if
+        /// any (a poster's `@`), then its own bytes (a link's without its sign).
         func bytes(of s: String, key: Bool, _ body: (UInt8?, UnsafeBufferPointer<UInt8>) -> Void) {
             var s = s
             s.withUTF8 { u in
