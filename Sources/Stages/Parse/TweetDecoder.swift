@@ -64,6 +64,8 @@ public final class TweetDecoder {
     func decode(_ record: UnsafeRawBufferPointer) throws(JSONError) {
         var s = JSONScanner(record)
         reset(base: s.base)
+        // Most of a Jetstream dump: a like, a follow, … (`JetstreamNotice.swift`).
+        if TweetDecoder.isJetstreamNotice(record) { notices = 1; return }
         switch try s.peek() {
         case UInt8(ascii: "["):
             try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
