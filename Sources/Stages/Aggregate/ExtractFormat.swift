@@ -184,7 +184,7 @@ public enum RepostLines {
         for r in j.reposts {
             let time = r.time == PostPart.unknownTime ? "-" : String(r.time)
             buffer += "R\t\(PostIdentity.text(of: r.id))\t\(PostIdentity.text(of: r.subject))\t"
-                + "\(r.author.map(ExtractFormat.escape) ?? "-")\t\(r.authorSpelling.map(ExtractFormat.escape) ?? "-")\t\(time)\n"
+                + "\(r.author.map(ExtractFormat.escape) ?? "-")\t\((r.authorSpelling ?? r.author).map(ExtractFormat.escape) ?? "-")\t\(time)\n"
             lines += 1
         }
         return lines

@@ -35,7 +35,8 @@ public struct RepostJoins: Sendable {
         public var id: UInt64
         /// The post it reposts (`subject.uri`'s identity).
         public var subject: UInt64
-        /// Its author's key (`@did:plc:…`) and spelling as written (`@did:plc:…`), when known.
+        /// Its author's key (`@did:plc:…`) and spelling as written (`@did:plc:…`), when known;
+        /// no spelling where it is the key itself.
         public var author: String?
         public var authorSpelling: String?
         /// Its creation time, seconds since 1970 UTC, or `PostPart.unknownTime`.

@@ -69,12 +69,26 @@ final class MatchCollector: TweetConsumer {
     func pend(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
         var author: String?, spelling: String?
         if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
-            author = table.key(Int(id))
-            spelling = "@" + record.spelling(a)
+            let key = table.key(Int(id))
+            author = key
+            // Nearly every author (a DID) is written as its key: no string is made for that spelling.
+            spelling = MatchCollector.isKey(key, spelledAs: a, in: record) ? nil : "@" + record.spelling(a)
         }
         builder.add(repost: RepostJoins.Repost(id: tweet.identity, subject: tweet.retweetedIdentity ?? PostPart.noPost,
                                                author: author, authorSpelling: spelling,
                                                time: record.createdAt(of: tweet) ?? PostPart.unknownTime))
+    }
+
+    /// Whether user key `key` is `@` and the bytes of `span` as written
+    /// (unescaped), so that the spelling is the key itself.
+    static func isKey(_ key: String, spelledAs span: ByteSpan, in record: DecodedRecord) -> Bool {
+        guard !span.escaped else { return false }
+        let raw = record.bytes(span)
+        var k = key
+        return k.withUTF8 { u in
+            u.count == raw.count &+ 1 && u[0] == UInt8(ascii: "@")
+                && (raw.isEmpty || JSONScanner.sameBytes(u.baseAddress! + 1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count))
+        }
     }
 
     /// A piece leaves at a unit's or batch's end; matches are few.
