@@ -20,6 +20,11 @@ enum UTF8Check {
             guard i &+ 1 < n, b[i &+ 1] & 0xC0 == 0x80 else { return nil }
             return 2
         }
+        // Three bytes with any continuation (most of CJK, kana, hangul, punctuation): the lead 0xE1–0xEF but 0xED.
+        if c &- 0xE1 < 0x0F && c != 0xED {
+            guard i &+ 2 < n, b[i &+ 1] & 0xC0 == 0x80, b[i &+ 2] & 0xC0 == 0x80 else { return nil }
+            return 3
+        }
         return sequenceLength(lead: c, b, at: i, count: n)
     }
 
