@@ -120,3 +120,24 @@ final class JetstreamNoticeTests: XCTestCase {
         XCTAssertGreaterThan(total - takenCount, 200)
     }
 }
+
+/// The eight-at-once test of an AT-URI's parts (`TweetDecoder.isVisibleASCII`)
+/// agrees with the byte test at every length and position.
+final class VisibleASCIITests: XCTestCase {
+    func testAgreesWithTheByteTest() {
+        let probes: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x41, 0x7E, 0x7F, 0x80, 0xA0, 0xC3, 0xFF]
+        for length in 0...19 {
+            for position in 0..<max(length, 1) {
+                for probe in probes {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    if length > 0 { bytes[position] = probe }
+                    // A byte below it of 0x21 (the smallest visible one) too, where a borrow could cross.
+                    if position > 0 { bytes[position - 1] = 0x21 }
+                    let expected = bytes.allSatisfy { (0x21...0x7F).contains($0) }
+                    let got = bytes.withUnsafeBufferPointer { TweetDecoder.isVisibleASCII($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+                    XCTAssertEqual(got, expected, "\(bytes)")
+                }
+            }
+        }
+    }
+}

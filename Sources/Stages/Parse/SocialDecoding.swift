@@ -517,6 +517,7 @@ extension TweetDecoder {
     /// The identity of `at://DID/COLLECTION/RKEY`, put together as bytes
     /// (a string only the first time the URI is met).
     private func atURI(did: ByteSpan, collection: ByteSpan, rkey: ByteSpan) -> UInt64? {
+        if let id = plainATURI(did: did, collection: collection, rkey: rkey) { return id }
         uriBytes.removeAll(keepingCapacity: true)
         func append(_ span: ByteSpan) {
             let raw = UnsafeBufferPointer(start: base + span.start, count: span.end - span.start)
@@ -533,6 +534,51 @@ extension TweetDecoder {
             if let ok = PostIdentity.isASCIIURI(bytes) { return ok ? PostIdentity.interned(bytes: bytes) : nil }
             return PostIdentity.isURI(String(decoding: bytes, as: UTF8.self)) ? PostIdentity.interned(bytes: bytes) : nil
         }
+    }
+
+    /// `atURI` of parts as nearly every event writes them, unescaped and of
+    /// visible ASCII only (so `at://` makes the URI one): copied into the
+    /// scratch bytes in three moves. Nil for any other parts, which
+    /// `atURI` puts together and checks byte by byte.
+    @inline(__always)
+    private func plainATURI(did: ByteSpan, collection: ByteSpan, rkey: ByteSpan) -> UInt64? {
+        guard !did.escaped, !collection.escaped, !rkey.escaped,
+              TweetDecoder.isVisibleASCII(base + did.start, did.end &- did.start),
+              TweetDecoder.isVisibleASCII(base + collection.start, collection.end &- collection.start),
+              TweetDecoder.isVisibleASCII(base + rkey.start, rkey.end &- rkey.start) else { return nil }
+        let d = did.end &- did.start, c = collection.end &- collection.start, r = rkey.end &- rkey.start
+        let total = 7 &+ d &+ c &+ r
+        if uriBytes.count < total { uriBytes = [UInt8](repeating: 0, count: max(total, 512)) }
+        let base = self.base
+        return uriBytes.withUnsafeMutableBytes { buffer in
+            let p = buffer.baseAddress!
+            // "at://" as five bytes.
+            p.storeBytes(of: 0x2F3A_7461, as: UInt32.self)
+            p.storeBytes(of: UInt8(ascii: "/"), toByteOffset: 4, as: UInt8.self)
+            var at = 5
+            p.advanced(by: at).copyMemory(from: base + did.start, byteCount: d); at &+= d
+            p.storeBytes(of: UInt8(ascii: "/"), toByteOffset: at, as: UInt8.self); at &+= 1
+            p.advanced(by: at).copyMemory(from: base + collection.start, byteCount: c); at &+= c
+            p.storeBytes(of: UInt8(ascii: "/"), toByteOffset: at, as: UInt8.self); at &+= 1
+            p.advanced(by: at).copyMemory(from: base + rkey.start, byteCount: r)
+            return PostIdentity.interned(bytes: UnsafeRawBufferPointer(start: p, count: total))
+        }
+    }
+
+    /// Whether the `n` bytes at `p` are all visible ASCII (0x21–0x7E, or
+    /// 0x7F): no white space, nothing beyond ASCII. Eight bytes at a time.
+    @inline(__always)
+    static func isVisibleASCII(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        var i = 0, bad: UInt64 = 0
+        while i &+ 8 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            // The top bit of a byte of 0x80 or more, or of one below 0x21.
+            bad |= (w | (w &- 0x2121_2121_2121_2121)) & 0x8080_8080_8080_8080
+            i &+= 8
+        }
+        while i < n { bad |= UInt64(p[i] &- 0x21 >= 0x5F ? 0x80 : 0); i &+= 1 }
+        return bad == 0
     }
 
     /// Microseconds of a `time_us` span.
