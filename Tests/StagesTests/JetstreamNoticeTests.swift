@@ -18,11 +18,12 @@ final class JetstreamNoticeTests: XCTestCase {
 
     /// What a record decodes to, in words: its tweets' ids and mentions, what
     /// was rejected, the notices, or the error (its offset as in `line`).
-    private func outcome(_ line: String, shift: Int = 0) -> String {
+    private func outcome(_ line: String, shift: Int = 0, withFields: Bool = true) -> String {
         do {
             let d = try decode(line)
             let tweets = d.tweets.map { ([String($0.id)] + $0.mentions.sorted()).joined(separator: " ") }
             return "tweets [\(tweets.joined(separator: "; "))] rejected [\(d.rejected.map { "\($0)" }.joined(separator: "; "))] notices \(d.notices)"
+                + (withFields ? fields(line) : "")
         } catch let e as JSONError {
             return "error \(e.reason) at \(e.offset - shift)"
         } catch {
@@ -30,11 +31,30 @@ final class JetstreamNoticeTests: XCTestCase {
         }
     }
 
+    /// Every field of the record's posts that later stages read, as text
+    /// (the spans resolved, so that a line shifted by a space reads the same).
+    private func fields(_ line: String) -> String {
+        let decoder = TweetDecoder()
+        return Array(line.utf8).withUnsafeBytes { raw -> String in
+            guard (try? decoder.decode(raw)) != nil else { return " (no decode)" }
+            let r = decoder.record
+            func text(_ span: ByteSpan?) -> String { span.map { "\"" + r.string($0) + "\"" } ?? "-" }
+            func list(_ range: Range<Int>) -> String { "[" + range.map { r.string(r.spans[$0]) }.joined(separator: ",") + "]" }
+            return r.tweets.map { t in
+                [" post \(PostIdentity.text(of: t.identity)) \(t.platform)", "author \(text(r.name(t.author)))",
+                 "text \(text(t.text))", "created \(text(t.createdAt))", "lang \(text(t.lang))", "time \(t.fallbackTime.map(String.init) ?? "-")",
+                 "tags \(list(t.hashtags))", "users \(list(t.users))", "links \(list(t.links))",
+                 "repost of \(t.retweetedIdentity.map(PostIdentity.text(of:)) ?? "-") \(String(describing: t.markedRetweet))"].joined(separator: " | ")
+            }.joined()
+        }
+    }
+
     /// The outcome of `line` worked out by hand, and the same by the full walk alone.
     private func check(_ line: String, taken expectTaken: Bool, _ expected: String, file: StaticString = #filePath, line n: UInt = #line) {
         XCTAssertEqual(taken(line), expectTaken, "taken", file: file, line: n)
-        XCTAssertEqual(outcome(line), expected, file: file, line: n)
-        XCTAssertEqual(outcome(" " + line, shift: 1), expected, "by the full walk", file: file, line: n)
+        XCTAssertEqual(outcome(line, withFields: false), expected, file: file, line: n)
+        XCTAssertEqual(outcome(" " + line, shift: 1, withFields: false), expected, "by the full walk", file: file, line: n)
+        XCTAssertEqual(outcome(line), outcome(" " + line, shift: 1), "every field, by the full walk", file: file, line: n)
     }
 
     private static let notice = "tweets [] rejected [] notices 1"
@@ -55,6 +75,10 @@ final class JetstreamNoticeTests: XCTestCase {
 
     func testPostsAndOtherShapesGoToTheFullWalk() {
         check(Self.post, taken: false, "tweets [\(try! decode(Self.post).tweets[0].id) #rust] rejected [] notices 0")
+        // The post's fields, read partly by the short walk and partly by the full one, worked out from the line.
+        XCTAssertEqual(fields(Self.post), " post at://did:plc:o3mcologgy6rfefzutoworpz/app.bsky.feed.post/3n3fvwr3vbh2d bluesky"
+                       + ##" | author "did:plc:o3mcologgy6rfefzutoworpz" | text "#Rust ok" | created "2026-11-28T23:59:57.145Z""##
+                       + #" | lang "en" | time 1795910400 | tags [Rust] | users [] | links [] | repost of - Optional(false)"#)
         // Identity and account events.
         check(#"{"did":"did:plc:a","time_us":1,"kind":"identity","identity":{"did":"did:plc:a","handle":"a.test"}}"#, taken: false, Self.notice)
         check(#"{"did":"did:plc:a","time_us":1,"kind":"account","account":{"active":true,"did":"did:plc:a"}}"#, taken: false, Self.notice)
@@ -94,7 +118,8 @@ final class JetstreamNoticeTests: XCTestCase {
     /// Every line made by deleting, doubling or changing one byte of a like,
     /// a follow's delete and a post decodes as the full walk decodes it.
     func testEveryOneByteChangeDecodesAsTheFullWalk() {
-        let lines = [Self.like, Self.post,
+        let repost = #"{"did":"did:plc:r","time_us":1795910400011502,"kind":"commit","commit":{"rev":"3n3f","operation":"create","collection":"app.bsky.feed.repost","rkey":"3n3g","record":{"$type":"app.bsky.feed.repost","createdAt":"2026-11-28T23:59:58.000Z","subject":{"cid":"bafy","uri":"at://did:plc:o3mcologgy6rfefzutoworpz/app.bsky.feed.post/3n3fvwr3vbh2d"}},"cid":"bafyr"}}"#
+        let lines = [Self.like, Self.post, repost,
                      #"{"did":"did:plc:a","time_us":17,"kind":"commit","commit":{"rev":"r","operation":"delete","collection":"app.bsky.graph.follow","rkey":"k"}}"#]
         let replacements: [UInt8] = Array(#"{}[]":,\ 0aeu"#.utf8) + [0x01, 0xC3, 0xFF]
         var takenCount = 0, total = 0

@@ -576,6 +576,43 @@ struct JSONScanner {
         }
     }
 
+    /// `forEachMember` from inside an object, just after a member's value:
+    /// calls `body` for each member left, and ends past the object's `}`.
+    @inline(__always)
+    mutating func forEachRemainingMember(_ body: (inout JSONScanner, ByteSpan) throws(JSONError) -> Void) throws(JSONError) {
+        let b = base, n = count
+        var i = pos
+        while true {
+            if i < n && b[i] == UInt8(ascii: ",") {
+                i &+= 1
+            } else {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+                if b[i] == UInt8(ascii: ",") {
+                    i &+= 1
+                } else {
+                    guard b[i] == UInt8(ascii: "}") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+                    pos = i &+ 1
+                    return
+                }
+            }
+            if !(i < n && b[i] == UInt8(ascii: "\"")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: "\"") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            }
+            let (end, escaped) = try JSONScanner.scanString(b, from: i &+ 1, count: n)
+            let key = ByteSpan(start: i &+ 1, end: end, escaped: escaped)
+            i = end &+ 1
+            if !(i < n && b[i] == UInt8(ascii: ":")) {
+                while i < n && isSpace(b[i]) { i &+= 1 }
+                guard i < n, b[i] == UInt8(ascii: ":") else { pos = i; throw JSONScanner.unexpected(b, at: i, count: n) }
+            }
+            pos = i &+ 1
+            try body(&self, key)
+            i = pos
+        }
+    }
+
     /// Calls `body` once per element of the array that starts next, with the
     /// scanner placed on the element; `body` must consume it.
     @inline(__always)

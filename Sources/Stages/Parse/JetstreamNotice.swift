@@ -1,36 +1,107 @@
-/// Jetstream's events that are no post, recognised in one short walk.
+/// Jetstream's events, the many that are no post recognised in one short
+/// walk, and a post's first members read once.
 ///
 /// Most lines of a Jetstream dump are commits of likes, follows, blocks and
 /// other records (SPEC §16: notices, skipped). The full walk reaches that
 /// answer through every member's dispatch, the platform's fields and
 /// `finishSocial`; this one knows the four keys of a commit event and the six
 /// of its `commit`, validates every byte with the same scanner, and says
-/// only whether the record is such a notice.
+/// whether the record is such a notice.
 ///
 /// It answers yes only where the full walk would find exactly one notice:
 /// any other shape (a top-level key beyond `did`, `time_us`, `kind` and
 /// `commit`, a key met twice, an escaped key or name, a value of another
-/// type, a `record` before its `collection`, a post or repost created, bad
-/// JSON) answers no, and the full walk decodes the record, naming what is
-/// wrong. So what a record counts for never depends on this.
+/// type, a `record` before its `collection`, bad JSON) answers no, and the
+/// full walk decodes the record, naming what is wrong. So what a record
+/// counts for never depends on this.
+///
+/// A post or repost created, laid out as Jetstream writes it, is known at
+/// its collection: what was read up to there (the DID, the time, the kind,
+/// the operation and the collection) is handed to `jetstreamPost`, which
+/// reads the rest as the full walk does, member by member, and falls back to
+/// the full walk on any error.
 extension TweetDecoder {
     /// `{"did":"`, the first bytes of every Jetstream event, as a little-endian word.
     static let jetstreamStart: UInt64 = 0x223A_2264_6964_227B
+
+    /// What the first members of a post or repost created hold, as the full
+    /// walk would have kept them, and where the rest of its `commit` begins.
+    struct JetstreamPostStart {
+        var did: ByteSpan
+        var time: ByteSpan
+        var kind: ByteSpan
+        var operation: ByteSpan
+        var collection: ByteSpan
+        var next: Int
+    }
+
+    enum JetstreamEvent {
+        /// A commit that SPEC §16 makes a notice.
+        case notice
+        /// A post or repost created, as Jetstream writes it.
+        case post(JetstreamPostStart)
+        /// Anything else: the full walk reads it.
+        case other
+    }
+
+    /// What `record` is, as far as the short walk can tell.
+    static func jetstreamEvent(_ record: UnsafeRawBufferPointer) -> JetstreamEvent {
+        guard record.count > 16, let base = record.baseAddress,
+              base.loadUnaligned(as: UInt64.self) == jetstreamStart else { return .other }
+        do {
+            if let event = try canonicalEvent(base.assumingMemoryBound(to: UInt8.self), count: record.count) { return event }
+            var s = JSONScanner(record)
+            return try jetstreamNotice(&s) ? .notice : .other
+        } catch {
+            return .other
+        }
+    }
 
     /// Whether `record` is a Jetstream commit event that SPEC §16 makes a
     /// notice: a collection other than posts and reposts, or a post or
     /// repost not created (a delete).
     static func isJetstreamNotice(_ record: UnsafeRawBufferPointer) -> Bool {
-        guard record.count > 16, let base = record.baseAddress,
-              base.loadUnaligned(as: UInt64.self) == jetstreamStart else { return false }
+        if case .notice = jetstreamEvent(record) { return true }
+        return false
+    }
+
+    /// Decodes the rest of a post or repost created whose first members
+    /// `start` holds, into `objects` and `outputs` as the full walk would;
+    /// false (and the decoder's state to be reset) on any error, for the
+    /// full walk to name it.
+    func jetstreamPost(_ start: JetstreamPostStart, in record: UnsafeRawBufferPointer) -> Bool {
+        var s = JSONScanner(record)
+        s.pos = start.next
+        let index = objects.count
+        objects.append(TweetFields())
+        var f = TweetFields()
+        let i = social(&f)
+        socials[i].did = start.did
+        socials[i].timeUS = start.time
+        socials[i].eventKind = start.kind
+        socials[i].operation = start.operation
+        socials[i].collection = start.collection
         do {
-            if let answer = try canonicalNotice(base.assumingMemoryBound(to: UInt8.self), count: record.count) { return answer }
-            var s = JSONScanner(record)
-            return try jetstreamNotice(&s)
+            // The rest of `commit`, then of the event, each member as the full walk reads it.
+            try s.forEachRemainingMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                try self.commitMember(&s, key: k, social: i)
+            }
+            try s.forEachRemainingMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+                try self.member(&s, key: k, fields: &f, level: 0, top: true)
+            }
         } catch {
             return false
         }
+        s.skipWhitespace()
+        guard s.pos == s.count else { return false }
+        finishSocial(&f)
+        objects[index] = f
+        conclude(index)
+        return true
     }
+
+    /// Thrown to leave the walk: the full one decides.
+    private static var notThisShape: JSONError { JSONError(offset: 0, reason: .unexpectedEnd) }
 
     /// Whether the bytes at `i` are `literal`'s.
     @inline(__always)
@@ -44,48 +115,57 @@ extension TweetDecoder {
     /// `collection` first, without white space. Nil where the bytes are laid
     /// out otherwise (before anything is concluded): `jetstreamNotice` then
     /// walks them. A post or repost created is known at its collection,
-    /// before its record, so the full walk repeats little.
-    private static func canonicalNotice(_ b: UnsafePointer<UInt8>, count n: Int) throws(JSONError) -> Bool? {
-        var i = try JSONScanner.scanString(b, from: 8, count: n).end &+ 1  // the DID
+    /// before its record: `.post`, with what was read.
+    private static func canonicalEvent(_ b: UnsafePointer<UInt8>, count n: Int) throws(JSONError) -> JetstreamEvent? {
+        let didEnd = try JSONScanner.scanString(b, from: 8, count: n)
+        var i = didEnd.end &+ 1
         guard has(b, n, at: i, #","time_us":"#), i &+ 11 < n, (b[i &+ 11] &- 0x30) < 10 else { return nil }
-        i = try JSONScanner.skipNumber(b, from: i &+ 11, count: n)
+        let timeStart = i &+ 11
+        i = try JSONScanner.skipNumber(b, from: timeStart, count: n)
+        let time = ByteSpan(start: timeStart, end: i, escaped: false)
         guard has(b, n, at: i, #","kind":"commit""#), has(b, n, at: i &+ 16, #","commit":{"#),
               has(b, n, at: i &+ 27, #""rev":""#) else { return nil }
+        let kind = ByteSpan(start: i &+ 9, end: i &+ 15, escaped: false)
         i = try JSONScanner.scanString(b, from: i &+ 34, count: n).end &+ 1
         guard has(b, n, at: i, #","operation":""#) else { return nil }
         let op = try JSONScanner.scanString(b, from: i &+ 14, count: n)
-        guard !op.escaped else { return false }
+        guard !op.escaped else { return .other }
         let created = op.end &- (i &+ 14) == 6 && has(b, n, at: i &+ 14, "create")
+        let operation = ByteSpan(start: i &+ 14, end: op.end, escaped: false)
         i = op.end &+ 1
         guard has(b, n, at: i, #","collection":""#) else { return nil }
         let c = try JSONScanner.scanString(b, from: i &+ 15, count: n)
-        guard !c.escaped else { return false }
+        guard !c.escaped else { return .other }
         let length = c.end &- (i &+ 15)
         let postOrRepost = (length == 18 && has(b, n, at: i &+ 15, "app.bsky.feed.post"))
             || (length == 20 && has(b, n, at: i &+ 15, "app.bsky.feed.repost"))
-        if postOrRepost && created { return false }
+        if postOrRepost && created {
+            return .post(JetstreamPostStart(did: ByteSpan(start: 8, end: didEnd.end, escaped: didEnd.escaped), time: time, kind: kind,
+                                            operation: operation, collection: ByteSpan(start: i &+ 15, end: c.end, escaped: false),
+                                            next: c.end &+ 1))
+        }
         i = c.end &+ 1
         // The rest of `commit`: `rkey`, `record` (no post's), `cid`, any other member but those read above.
         var s = JSONScanner(UnsafeRawBufferPointer(start: b, count: n))
         var sawRecord = false
         while true {
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n else { return false }
+            guard i < n else { return .other }
             if b[i] == UInt8(ascii: "}") { i &+= 1; break }
-            guard b[i] == UInt8(ascii: ",") else { return false }
+            guard b[i] == UInt8(ascii: ",") else { return .other }
             i &+= 1
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: "\"") else { return false }
+            guard i < n, b[i] == UInt8(ascii: "\"") else { return .other }
             let key = try JSONScanner.scanString(b, from: i &+ 1, count: n)
-            guard !key.escaped else { return false }
+            guard !key.escaped else { return .other }
             let k = ByteSpan(start: i &+ 1, end: key.end, escaped: false)
             i = key.end &+ 1
             while i < n && isSpace(b[i]) { i &+= 1 }
-            guard i < n, b[i] == UInt8(ascii: ":") else { return false }
+            guard i < n, b[i] == UInt8(ascii: ":") else { return .other }
             s.pos = i &+ 1
-            if s.key(k, is: "operation") || s.key(k, is: "collection") { return false }
+            if s.key(k, is: "operation") || s.key(k, is: "collection") { return .other }
             if s.key(k, is: "record") {
-                guard !postOrRepost, !sawRecord else { return false }
+                guard !postOrRepost, !sawRecord else { return .other }
                 sawRecord = true
             }
             try s.skipValue()
@@ -93,14 +173,11 @@ extension TweetDecoder {
         }
         // Then the event's end.
         while i < n && isSpace(b[i]) { i &+= 1 }
-        guard i < n, b[i] == UInt8(ascii: "}") else { return false }
+        guard i < n, b[i] == UInt8(ascii: "}") else { return .other }
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
-        return i == n
+        return i == n ? .notice : .other
     }
-
-    /// Thrown to leave the walk: the full one decides.
-    private static var notThisShape: JSONError { JSONError(offset: 0, reason: .unexpectedEnd) }
 
     private static func jetstreamNotice(_ s: inout JSONScanner) throws(JSONError) -> Bool {
         // Bits of the keys met: did 1, time_us 2, kind 4, commit 8.

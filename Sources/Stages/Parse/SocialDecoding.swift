@@ -115,12 +115,28 @@ extension TweetDecoder {
     /// The view kept at `k` (-1: none).
     private func view(_ k: Int32) -> EmbeddedView? { k >= 0 ? views[Int(k)] : nil }
 
-    private func social(_ f: inout TweetFields) -> Int {
+    func social(_ f: inout TweetFields) -> Int {
         if f.social < 0 {
             f.social = Int32(socials.count)
             socials.append(SocialFields())
         }
         return Int(f.social)
+    }
+
+    /// A member of a Jetstream event's `commit` object, into `socials[i]`.
+    func commitMember(_ s: inout JSONScanner, key k: ByteSpan, social i: Int) throws(JSONError) {
+        if s.key(k, is: "operation") { socials[i].operation = try s.stringOrSkip() }
+        else if s.key(k, is: "collection") { socials[i].collection = try s.stringOrSkip() }
+        else if s.key(k, is: "rkey") { socials[i].rkey = try s.stringOrSkip() }
+        else if s.key(k, is: "record") {
+            // A like, a follow, …: no post, its record only validated (Jetstream writes `collection` first).
+            if let c = socials[i].collection, !spanEquals(c, "app.bsky.feed.post"), !spanEquals(c, "app.bsky.feed.repost") {
+                try s.skipValue()
+            } else {
+                socials[i].record = try blueskyRecord(&s)
+            }
+        }
+        else { try s.skipValue() }
     }
 
     /// A member of SPEC §16's shapes.
@@ -204,19 +220,7 @@ extension TweetDecoder {
             let i = social(&f)
             guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
             try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
-                if s.key(k, is: "operation") { self.socials[i].operation = try s.stringOrSkip() }
-                else if s.key(k, is: "collection") { self.socials[i].collection = try s.stringOrSkip() }
-                else if s.key(k, is: "rkey") { self.socials[i].rkey = try s.stringOrSkip() }
-                else if s.key(k, is: "record") {
-                    // A like, a follow, …: no post, its record only validated (Jetstream writes `collection` first).
-                    if let c = self.socials[i].collection, !self.spanEquals(c, "app.bsky.feed.post"),
-                       !self.spanEquals(c, "app.bsky.feed.repost") {
-                        try s.skipValue()
-                    } else {
-                        self.socials[i].record = try self.blueskyRecord(&s)
-                    }
-                }
-                else { try s.skipValue() }
+                try self.commitMember(&s, key: k, social: i)
             }
         case .identity:
             let i = social(&f)

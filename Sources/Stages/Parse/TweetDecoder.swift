@@ -64,8 +64,20 @@ public final class TweetDecoder {
     func decode(_ record: UnsafeRawBufferPointer) throws(JSONError) {
         var s = JSONScanner(record)
         reset(base: s.base)
-        // Most of a Jetstream dump: a like, a follow, … (`JetstreamNotice.swift`).
-        if TweetDecoder.isJetstreamNotice(record) { notices = 1; return }
+        // Most of a Jetstream dump: a like, a follow, …; a post's first members read once (`JetstreamNotice.swift`).
+        switch TweetDecoder.jetstreamEvent(record) {
+        case .notice:
+            notices = 1
+            return
+        case .post(let start):
+            if jetstreamPost(start, in: record) {
+                for index in outputs { self.record.append(socialTweet(index)) }
+                return
+            }
+            reset(base: s.base)
+        case .other:
+            break
+        }
         switch try s.peek() {
         case UInt8(ascii: "["):
             try s.forEachElement { (s: inout JSONScanner) throws(JSONError) in
@@ -178,7 +190,12 @@ public final class TweetDecoder {
     /// An object at the top of a record: a tweet, a page or document holding
     /// tweets, an archive wrapper, or a notice.
     private func topLevelObject(_ s: inout JSONScanner) throws(JSONError) {
-        let index = try object(&s, level: 0, top: true)
+        conclude(try object(&s, level: 0, top: true))
+    }
+
+    /// What the top-level object `index` makes of the record: a tweet, a
+    /// notice, a container of tweets (said by its own), or a rejection.
+    func conclude(_ index: Int) {
         let fields = objects[index]
         if fields.isContainer { return }
         if fields.idState == .valid {
@@ -224,7 +241,7 @@ public final class TweetDecoder {
         return index
     }
 
-    private func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
+    func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
                         level: Int, top: Bool) throws(JSONError) {
         switch TweetKey.classify(key, s) {
         case .idStr:
