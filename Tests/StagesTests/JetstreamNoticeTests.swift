@@ -104,6 +104,14 @@ final class JetstreamNoticeTests: XCTestCase {
               "tweets [] rejected [noID] notices 0")
     }
 
+    /// `record.tags` beyond ASCII, trimmed of white space and one `#` only
+    /// where they hold them (U+3000 is white space, U+2026 is not).
+    func testTagsBeyondASCIIAreTrimmedOnlyOfWhiteSpace() {
+        let line = ##"{"did":"did:plc:t","time_us":1,"kind":"commit","commit":{"rev":"r","operation":"create","collection":"app.bsky.feed.post","rkey":"k","record":{"$type":"app.bsky.feed.post","createdAt":"2026-11-28T00:00:00Z","tags":["東京","\##u{3000}京都\##u{3000}","café","#タグ","\##u{A0}x","…続く"],"text":"t"}}}"##
+        XCTAssertTrue(fields(line).contains(" | tags [東京,京都,café,タグ,x,…続く] | "), fields(line))
+        XCTAssertEqual(fields(line), fields(" " + line))
+    }
+
     func testBadJSONIsNamedByTheFullWalk() {
         // Truncated, a bad escape in the skipped record, a raw control byte, bytes after the object.
         check(String(Self.like.dropLast(2)), taken: false, "error unexpectedEnd at \(Self.like.utf8.count - 2)")
@@ -164,5 +172,37 @@ final class VisibleASCIITests: XCTestCase {
                 }
             }
         }
+    }
+}
+
+/// The byte test a Bluesky tag is trimmed by (`TweetDecoder.holdsNoWhiteSpace`)
+/// never misses a scalar of white space, alone or among others, and takes
+/// the tags of other scripts as they are.
+final class WhiteSpaceBytesTests: XCTestCase {
+    private func holdsNone(_ s: String) -> Bool {
+        Array(s.utf8).withUnsafeBufferPointer { TweetDecoder.holdsNoWhiteSpace($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+    }
+
+    func testEveryWhiteSpaceScalarIsSeen() {
+        var seen = 0
+        for v in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(v), scalar.properties.isWhitespace else { continue }
+            seen += 1
+            let alone = String(Character(scalar))
+            XCTAssertFalse(holdsNone(alone), "U+\(String(v, radix: 16))")
+            XCTAssertFalse(holdsNone("東" + alone + "京"), "U+\(String(v, radix: 16)) inside")
+            XCTAssertFalse(holdsNone("tag" + alone), "U+\(String(v, radix: 16)) at the end")
+        }
+        // Unicode's White_Space has 25 scalars.
+        XCTAssertEqual(seen, 25)
+    }
+
+    func testTagsOfOtherScriptsHoldNone() {
+        for tag in ["東京", "café", "Ελλάδα", "ありがとう", "한국어", "🇯🇵", "e\u{301}", "日本語のタグ"] {
+            XCTAssertTrue(holdsNone(tag), tag)
+        }
+        // U+3000 among kana, and a no-break space.
+        XCTAssertFalse(holdsNone("あ\u{3000}い"))
+        XCTAssertFalse(holdsNone("a\u{A0}"))
     }
 }

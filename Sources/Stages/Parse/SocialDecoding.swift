@@ -770,6 +770,11 @@ extension TweetDecoder {
                     record.appendSpan(span)
                     continue
                 }
+                // A tag beyond ASCII (東京, café) without a scalar of white space anywhere: nothing to trim either.
+                if first != UInt8(ascii: "#"), Self.holdsNoWhiteSpace(base + span.start, span.end &- span.start) {
+                    record.appendSpan(span)
+                    continue
+                }
             }
             let raw = record.string(span)
             var t = Substring(raw)
@@ -826,6 +831,31 @@ extension TweetDecoder {
             }
             HandleBook.shared.spelled(did: record.string(record.spans[i]), handle: spelled)
         }
+    }
+
+    /// Whether valid UTF-8 bytes hold no scalar of Unicode's White_Space
+    /// (U+0009–000D, U+0020, U+0085, U+00A0, U+1680, U+2000–200A, U+2028,
+    /// U+2029, U+202F, U+205F, U+3000), the property `Character.isWhitespace`
+    /// reads. It errs only towards no: any byte up to 0x20, and all of
+    /// U+2000–207F, count as white space.
+    static func holdsNoWhiteSpace(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i < n {
+            let c = p[i]
+            if c < 0x80 {
+                if c <= 0x20 { return false }
+            } else if c == 0xC2 {
+                if i &+ 1 < n && (p[i &+ 1] == 0x85 || p[i &+ 1] == 0xA0) { return false }
+            } else if c == 0xE1 {
+                if i &+ 2 < n && p[i &+ 1] == 0x9A && p[i &+ 2] == 0x80 { return false }
+            } else if c == 0xE2 {
+                if i &+ 1 < n && (p[i &+ 1] == 0x80 || p[i &+ 1] == 0x81) { return false }
+            } else if c == 0xE3 {
+                if i &+ 2 < n && p[i &+ 1] == 0x80 && p[i &+ 2] == 0x80 { return false }
+            }
+            i &+= 1
+        }
+        return true
     }
 
     /// White space among ASCII bytes (what `Character.isWhitespace` says of them).
