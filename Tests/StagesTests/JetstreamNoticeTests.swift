@@ -81,7 +81,11 @@ final class JetstreamNoticeTests: XCTestCase {
                        + #" | lang "en" | time 1795910400 | tags [Rust] | users [] | links [] | repost of - Optional(false)"#)
         // Identity and account events.
         check(#"{"did":"did:plc:a","time_us":1,"kind":"identity","identity":{"did":"did:plc:a","handle":"a.test"}}"#, taken: false, Self.notice)
-        check(#"{"did":"did:plc:a","time_us":1,"kind":"account","account":{"active":true,"did":"did:plc:a"}}"#, taken: false, Self.notice)
+        check(#"{"did":"did:plc:a","time_us":1,"kind":"account","account":{"active":true,"did":"did:plc:a"}}"#, taken: true, Self.notice)
+        // An account event holding a commit of a post, or no did: the first still a notice, the second no Jetstream event at all.
+        check(#"{"did":"did:plc:a","kind":"account","commit":{"operation":"create","collection":"app.bsky.feed.post","rkey":"k"},"account":{"acct":"x"}}"#,
+              taken: false, Self.notice)
+        check(#"{"time_us":1,"kind":"account","account":{"active":true}}"#, taken: false, "tweets [] rejected [noURI] notices 0")
         // A key beyond Jetstream's at the top: it could be any platform's (here `did` and `kind` make it a notice still).
         check(#"{"did":"did:plc:a","time_us":1,"kind":"commit","commit":{"collection":"app.bsky.feed.like"},"id_str":"5","text":"x"}"#,
               taken: false, Self.notice)
@@ -127,7 +131,8 @@ final class JetstreamNoticeTests: XCTestCase {
     /// a follow's delete and a post decodes as the full walk decodes it.
     func testEveryOneByteChangeDecodesAsTheFullWalk() {
         let repost = #"{"did":"did:plc:r","time_us":1795910400011502,"kind":"commit","commit":{"rev":"3n3f","operation":"create","collection":"app.bsky.feed.repost","rkey":"3n3g","record":{"$type":"app.bsky.feed.repost","createdAt":"2026-11-28T23:59:58.000Z","subject":{"cid":"bafy","uri":"at://did:plc:o3mcologgy6rfefzutoworpz/app.bsky.feed.post/3n3fvwr3vbh2d"}},"cid":"bafyr"}}"#
-        let lines = [Self.like, Self.post, repost,
+        let account = #"{"did":"did:plc:a","time_us":17,"kind":"account","account":{"active":false,"did":"did:plc:a","seq":5,"status":"deactivated"}}"#
+        let lines = [Self.like, Self.post, repost, account,
                      #"{"did":"did:plc:a","time_us":17,"kind":"commit","commit":{"rev":"r","operation":"delete","collection":"app.bsky.graph.follow","rkey":"k"}}"#]
         let replacements: [UInt8] = Array(#"{}[]":,\ 0aeu"#.utf8) + [0x01, 0xC3, 0xFF]
         var takenCount = 0, total = 0

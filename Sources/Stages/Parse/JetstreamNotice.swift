@@ -180,8 +180,9 @@ extension TweetDecoder {
     }
 
     private static func jetstreamNotice(_ s: inout JSONScanner) throws(JSONError) -> Bool {
-        // Bits of the keys met: did 1, time_us 2, kind 4, commit 8.
+        // Bits of the keys met: did 1, time_us 2, kind 4, commit 8, account 16.
         var seen = 0
+        var account = false
         var postOrRepost = false, created = false
         try s.forEachMember { (s: inout JSONScanner, key: ByteSpan) throws(JSONError) in
             guard !key.escaped else { throw notThisShape }
@@ -197,11 +198,17 @@ extension TweetDecoder {
                 bit = 4
                 guard try s.peek() == UInt8(ascii: "\"") else { throw notThisShape }
                 let kind = try s.readString()
-                guard !kind.escaped, s.key(kind, is: "commit") else { throw notThisShape }
+                guard !kind.escaped else { throw notThisShape }
+                // An `account` event (an account's status changed) is a notice whatever else it holds.
+                if s.key(kind, is: "account") { account = true } else if !s.key(kind, is: "commit") { throw notThisShape }
             } else if s.key(key, is: "commit") {
                 bit = 8
                 guard try s.peek() == UInt8(ascii: "{") else { throw notThisShape }
                 (postOrRepost, created) = try commit(&s)
+            } else if s.key(key, is: "account") {
+                // Read as a Mastodon account's fields by the full walk, but a Jetstream event's kind decides first.
+                bit = 16
+                try s.skipValue()
             } else {
                 throw notThisShape
             }
@@ -209,7 +216,9 @@ extension TweetDecoder {
             seen |= bit
         }
         s.skipWhitespace()
-        guard s.pos == s.count, seen == 15 else { return false }
+        guard s.pos == s.count else { return false }
+        if account { return seen & 5 == 5 }
+        guard seen == 15 else { return false }
         // A post or repost created is a post: the full walk reads it.
         return !(postOrRepost && created)
     }
