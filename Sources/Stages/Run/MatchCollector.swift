@@ -80,14 +80,16 @@ final class MatchCollector: TweetConsumer {
     }
 
     /// Whether user key `key` is `@` and the bytes of `span` as written
-    /// (unescaped), so that the spelling is the key itself.
+    /// (unescaped, visible ASCII: their own NFC), so that the spelling is
+    /// the key itself.
     static func isKey(_ key: String, spelledAs span: ByteSpan, in record: DecodedRecord) -> Bool {
         guard !span.escaped else { return false }
         let raw = record.bytes(span)
+        guard !raw.isEmpty, TweetDecoder.isVisibleASCII(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count) else { return false }
         var k = key
         return k.withUTF8 { u in
             u.count == raw.count &+ 1 && u[0] == UInt8(ascii: "@")
-                && (raw.isEmpty || JSONScanner.sameBytes(u.baseAddress! + 1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count))
+                && JSONScanner.sameBytes(u.baseAddress! + 1, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count)
         }
     }
 
