@@ -18,8 +18,8 @@
 /// A post or repost created, laid out as Jetstream writes it, is known at
 /// its collection: what was read up to there (the DID, the time, the kind,
 /// the operation and the collection) is handed to `jetstreamPost`, which
-/// reads the rest as the full walk does, member by member, and falls back to
-/// the full walk on any error.
+/// reads the rest of `commit` as the full walk does, member by member, and
+/// falls back to the full walk on any error or any member after `commit`.
 extension TweetDecoder {
     /// `{"did":"`, the first bytes of every Jetstream event, as a little-endian word.
     static let jetstreamStart: UInt64 = 0x223A_2264_6964_227B
@@ -27,29 +27,30 @@ extension TweetDecoder {
     /// What the first members of a post or repost created hold, as the full
     /// walk would have kept them, and where the rest of its `commit` begins.
     struct JetstreamPostStart {
-        var did: ByteSpan
-        var time: ByteSpan
-        var kind: ByteSpan
-        var operation: ByteSpan
-        var collection: ByteSpan
-        var next: Int
+        var did = ByteSpan(start: 0, end: 0, escaped: false)
+        var time = ByteSpan(start: 0, end: 0, escaped: false)
+        var kind = ByteSpan(start: 0, end: 0, escaped: false)
+        var operation = ByteSpan(start: 0, end: 0, escaped: false)
+        var collection = ByteSpan(start: 0, end: 0, escaped: false)
+        var next = 0
     }
 
     enum JetstreamEvent {
         /// A commit that SPEC §16 makes a notice.
         case notice
-        /// A post or repost created, as Jetstream writes it.
-        case post(JetstreamPostStart)
+        /// A post or repost created, as Jetstream writes it: its first members are in the `start` given.
+        case post
         /// Anything else: the full walk reads it.
         case other
     }
 
-    /// What `record` is, as far as the short walk can tell.
-    static func jetstreamEvent(_ record: UnsafeRawBufferPointer) -> JetstreamEvent {
+    /// What `record` is, as far as the short walk can tell; for a post,
+    /// what its first members hold, in `start`.
+    static func jetstreamEvent(_ record: UnsafeRawBufferPointer, start: inout JetstreamPostStart) -> JetstreamEvent {
         guard record.count > 16, let base = record.baseAddress,
               base.loadUnaligned(as: UInt64.self) == jetstreamStart else { return .other }
         do {
-            if let event = try canonicalEvent(base.assumingMemoryBound(to: UInt8.self), count: record.count) { return event }
+            if let event = try canonicalEvent(base.assumingMemoryBound(to: UInt8.self), count: record.count, start: &start) { return event }
             var s = JSONScanner(record)
             return try jetstreamNotice(&s) ? .notice : .other
         } catch {
@@ -61,8 +62,8 @@ extension TweetDecoder {
     /// notice: a collection other than posts and reposts, or a post or
     /// repost not created (a delete).
     static func isJetstreamNotice(_ record: UnsafeRawBufferPointer) -> Bool {
-        if case .notice = jetstreamEvent(record) { return true }
-        return false
+        var start = JetstreamPostStart()
+        return jetstreamEvent(record, start: &start) == .notice
     }
 
     /// Decodes the rest of a post or repost created whose first members
@@ -82,16 +83,17 @@ extension TweetDecoder {
         socials[i].operation = start.operation
         socials[i].collection = start.collection
         do {
-            // The rest of `commit`, then of the event, each member as the full walk reads it.
+            // The rest of `commit`, each member as the full walk reads it.
             try s.forEachRemainingMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
                 try self.commitMember(&s, key: k, social: i)
-            }
-            try s.forEachRemainingMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
-                try self.member(&s, key: k, fields: &f, level: 0, top: true)
             }
         } catch {
             return false
         }
+        // Then the event's end (a member after `commit`, which Jetstream never writes: the full walk).
+        s.skipWhitespace()
+        guard s.pos < s.count, s.base[s.pos] == UInt8(ascii: "}") else { return false }
+        s.pos &+= 1
         s.skipWhitespace()
         guard s.pos == s.count else { return false }
         finishSocial(&f)
@@ -116,7 +118,8 @@ extension TweetDecoder {
     /// out otherwise (before anything is concluded): `jetstreamNotice` then
     /// walks them. A post or repost created is known at its collection,
     /// before its record: `.post`, with what was read.
-    private static func canonicalEvent(_ b: UnsafePointer<UInt8>, count n: Int) throws(JSONError) -> JetstreamEvent? {
+    private static func canonicalEvent(_ b: UnsafePointer<UInt8>, count n: Int,
+                                       start: inout JetstreamPostStart) throws(JSONError) -> JetstreamEvent? {
         let didEnd = try JSONScanner.scanString(b, from: 8, count: n)
         var i = didEnd.end &+ 1
         guard has(b, n, at: i, #","time_us":"#), i &+ 11 < n, (b[i &+ 11] &- 0x30) < 10 else { return nil }
@@ -140,9 +143,13 @@ extension TweetDecoder {
         let postOrRepost = (length == 18 && has(b, n, at: i &+ 15, "app.bsky.feed.post"))
             || (length == 20 && has(b, n, at: i &+ 15, "app.bsky.feed.repost"))
         if postOrRepost && created {
-            return .post(JetstreamPostStart(did: ByteSpan(start: 8, end: didEnd.end, escaped: didEnd.escaped), time: time, kind: kind,
-                                            operation: operation, collection: ByteSpan(start: i &+ 15, end: c.end, escaped: false),
-                                            next: c.end &+ 1))
+            start.did = ByteSpan(start: 8, end: didEnd.end, escaped: didEnd.escaped)
+            start.time = time
+            start.kind = kind
+            start.operation = operation
+            start.collection = ByteSpan(start: i &+ 15, end: c.end, escaped: false)
+            start.next = c.end &+ 1
+            return .post
         }
         i = c.end &+ 1
         // The rest of `commit`: `rkey`, `record` (no post's), `cid`, any other member but those read above.

@@ -27,6 +27,8 @@ public final class TweetDecoder {
     var facetRanges: [(start: Int, end: Int)] = []
     /// Where a Jetstream post's AT-URI is put together (reused from record to record).
     var uriBytes: [UInt8] = []
+    /// What the short walk read of a Jetstream post's first members (`JetstreamNotice.swift`).
+    var postStart = JetstreamPostStart()
     /// The lists of the last Bluesky record read, emptied (`blueskyRecord`).
     var recordLists = RecordLists()
     /// Post views the record shows (`SocialFields.embedded`, `.itemParent`, `.parentView` point here).
@@ -65,12 +67,12 @@ public final class TweetDecoder {
         var s = JSONScanner(record)
         reset(base: s.base)
         // Most of a Jetstream dump: a like, a follow, …; a post's first members read once (`JetstreamNotice.swift`).
-        switch TweetDecoder.jetstreamEvent(record) {
+        switch TweetDecoder.jetstreamEvent(record, start: &postStart) {
         case .notice:
             notices = 1
             return
-        case .post(let start):
-            if jetstreamPost(start, in: record) {
+        case .post:
+            if jetstreamPost(postStart, in: record) {
                 for index in outputs { self.record.append(socialTweet(index)) }
                 return
             }
@@ -195,6 +197,7 @@ public final class TweetDecoder {
 
     /// What the top-level object `index` makes of the record: a tweet, a
     /// notice, a container of tweets (said by its own), or a rejection.
+    @inline(__always)
     func conclude(_ index: Int) {
         let fields = objects[index]
         if fields.isContainer { return }
@@ -241,7 +244,7 @@ public final class TweetDecoder {
         return index
     }
 
-    func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
+    private func member(_ s: inout JSONScanner, key: ByteSpan, fields f: inout TweetFields,
                         level: Int, top: Bool) throws(JSONError) {
         switch TweetKey.classify(key, s) {
         case .idStr:
