@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import Stages
 
@@ -5,31 +6,27 @@ import XCTest
 /// hash, and stays exact when two different strings share a hash (a 64-bit
 /// collision, forced here by giving both the same one).
 final class PostIdentityTableTests: XCTestCase {
-    private func number(_ t: inout PostIdentity.Table, _ s: String, hash: UInt64, made: inout [String]) -> UInt64 {
+    private func number(_ t: inout PostIdentity.Table, _ s: String, hash: UInt64) -> Int {
         var bytes = Array(s.utf8)
-        return bytes.withUnsafeMutableBytes { raw in
-            t.number(hash: hash, bytes: UnsafeRawBufferPointer(raw), make: { made.append(s); return s })
-        }
+        return bytes.withUnsafeMutableBytes { raw in t.number(hash: hash, bytes: UnsafeRawBufferPointer(raw)) }
     }
 
     func testSameBytesSameNumberAndCollisionsStayApart() {
         var t = PostIdentity.Table()
-        var made: [String] = []
-        let base = PostIdentity.internedBase
-        let a = number(&t, "at://did:plc:a/app.bsky.feed.post/1", hash: 7, made: &made)
-        let b = number(&t, "at://did:plc:b/app.bsky.feed.post/1", hash: 7, made: &made)  // same hash, other text
-        let c = number(&t, "https://x.example/s/1", hash: 9, made: &made)
-        XCTAssertEqual([a, b, c], [base, base + 1, base + 2])
-        // Met again: the same numbers, and no string made for a string found by its bytes.
-        XCTAssertEqual(number(&t, "at://did:plc:a/app.bsky.feed.post/1", hash: 7, made: &made), a)
-        XCTAssertEqual(number(&t, "at://did:plc:b/app.bsky.feed.post/1", hash: 7, made: &made), b)
-        XCTAssertEqual(number(&t, "https://x.example/s/1", hash: 9, made: &made), c)
-        XCTAssertEqual(made, ["at://did:plc:a/app.bsky.feed.post/1", "at://did:plc:b/app.bsky.feed.post/1",
-                              "https://x.example/s/1", "at://did:plc:b/app.bsky.feed.post/1"])
+        let a = number(&t, "at://did:plc:a/app.bsky.feed.post/1", hash: 7)
+        let b = number(&t, "at://did:plc:b/app.bsky.feed.post/1", hash: 7)  // same hash, other text
+        let c = number(&t, "https://x.example/s/1", hash: 9)
+        XCTAssertEqual([a, b, c], [0, 1, 2])
+        // Met again: the same numbers, nothing kept twice.
+        XCTAssertEqual(number(&t, "at://did:plc:a/app.bsky.feed.post/1", hash: 7), a)
+        XCTAssertEqual(number(&t, "at://did:plc:b/app.bsky.feed.post/1", hash: 7), b)
+        XCTAssertEqual(number(&t, "https://x.example/s/1", hash: 9), c)
+        XCTAssertEqual(t.count, 3)
         // A prefix of a kept string, under its hash, is another string.
-        XCTAssertEqual(number(&t, "at://did:plc:a/app.bsky.feed.post/", hash: 7, made: &made), base + 3)
+        XCTAssertEqual(number(&t, "at://did:plc:a/app.bsky.feed.post/", hash: 7), 3)
         XCTAssertEqual(t.texts, ["at://did:plc:a/app.bsky.feed.post/1", "at://did:plc:b/app.bsky.feed.post/1",
                                  "https://x.example/s/1", "at://did:plc:a/app.bsky.feed.post/"])
+        XCTAssertEqual(t.text(1), "at://did:plc:b/app.bsky.feed.post/1")
     }
 
     /// Past the first slots: 20,000 strings, their hashes chosen so that
@@ -37,12 +34,10 @@ final class PostIdentityTableTests: XCTestCase {
     /// through, found again after it grew.
     func testStringsAreFoundAgainAfterTheTableGrows() {
         var t = PostIdentity.Table()
-        var made: [String] = []
-        let base = PostIdentity.internedBase
         let texts = (0..<20_000).map { "https://m.example/statuses/\($0)" }
-        for (i, s) in texts.enumerated() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i), made: &made), base + UInt64(i)) }
-        for (i, s) in texts.enumerated().reversed() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i), made: &made), base + UInt64(i)) }
-        XCTAssertEqual(made, texts, "each string made once")
+        for (i, s) in texts.enumerated() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i)), i) }
+        for (i, s) in texts.enumerated().reversed() { XCTAssertEqual(number(&t, s, hash: Self.clustered(i)), i) }
+        XCTAssertEqual(t.count, texts.count, "each string kept once")
         XCTAssertEqual(t.texts, texts)
     }
 
@@ -54,7 +49,32 @@ final class PostIdentityTableTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(n, PostIdentity.internedBase)
         XCTAssertEqual(Array(uri.utf8).withUnsafeBytes { PostIdentity.interned(bytes: $0) }, n)
         XCTAssertEqual(PostIdentity.text(of: n), uri)
+        XCTAssertNil(PostIdentity.tweetID(of: n))
         XCTAssertEqual(PostIdentity.of(tweetID: 42), 42)
-        XCTAssertEqual(PostIdentity.text(of: PostIdentity.of(tweetID: UInt64.max)), String(UInt64.max))
+        let big = PostIdentity.of(tweetID: UInt64.max)
+        XCTAssertEqual(PostIdentity.text(of: big), String(UInt64.max))
+        XCTAssertEqual(PostIdentity.tweetID(of: big), UInt64.max)
+        XCTAssertEqual(PostIdentity.of(tweetID: UInt64.max), big)
+    }
+
+    /// Many strings from two threads at once: each gets one number, every
+    /// number gives its string back, and the order of the bytes is the
+    /// order of the strings' UTF-8 (whichever shards the two fell in).
+    func testShardsFromTwoThreadsAndByteOrder() {
+        let texts = (0..<5_000).map { "at://did:plc:shards\($0 % 7)/app.bsky.feed.post/é\($0)" }
+        let results = Mutex([[UInt64]](repeating: [], count: 2))
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let mine = (k == 0 ? texts : texts.reversed()).map { PostIdentity.interned($0) }
+            results.withLock { $0[k] = k == 0 ? mine : mine.reversed() }
+        }
+        let numbers = results.withLock { $0 }
+        XCTAssertEqual(numbers[0], numbers[1])
+        XCTAssertEqual(Set(numbers[0]).count, texts.count)
+        XCTAssertEqual(numbers[0].map(PostIdentity.text(of:)), texts)
+        for _ in 0..<2_000 {
+            let i = Int.random(in: 0..<texts.count), j = Int.random(in: 0..<texts.count)
+            XCTAssertEqual(PostIdentity.bytesPrecede(numbers[0][i], numbers[0][j]),
+                           Array(texts[i].utf8).lexicographicallyPrecedes(Array(texts[j].utf8)), "\(texts[i]) / \(texts[j])")
+        }
     }
 }

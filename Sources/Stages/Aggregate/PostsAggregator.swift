@@ -218,7 +218,7 @@ public final class PostsAggregator {
         case let (x?, y?): return x < y
         case (_?, nil): return true
         case (nil, _?): return false
-        case (nil, nil): return PostIdentity.text(of: a).precedesInUTF8(PostIdentity.text(of: b))
+        case (nil, nil): return PostIdentity.bytesPrecede(a, b)
         }
     }
 }

@@ -23,62 +23,96 @@ public enum PostIdentity {
     /// Numbers from here on stand for interned strings.
     public static let internedBase: UInt64 = 1 << 63
 
-    struct Table {
-        /// By hash: the number of the first string met with that hash, so a
-        /// string met again is found by its bytes, no `String` made. Open
-        /// addressing: a slot holds a hash beside its string's index + 1
-        /// (0: empty), at most half of the slots full.
-        private var slotHashes: [UInt64] = []
-        private var slotIndexes: [UInt32] = []
-        private var used = 0
-        /// Strings whose hash an earlier, different string has (a 64-bit collision: rare, still exact).
-        var collided: [String: UInt64] = [:]
-        var texts: [String] = []
+    /// The interned strings are spread over `shardCount` tables by their
+    /// hash's top bits, each under a lock of its own, so that two workers
+    /// interning at once seldom wait for each other. A number is
+    /// `internedBase | shard << shardShift | index in that shard`.
+    static let shardCount = 16
+    static let shardShift: UInt64 = 56
 
-        /// The number of the string of `bytes` with hash `h`; `make` gives
-        /// the string when it is new.
-        mutating func number(hash h: UInt64, bytes: UnsafeRawBufferPointer, make: () -> String) -> UInt64 {
-            if used * 2 >= slotHashes.count { grow() }
-            let mask = slotHashes.count - 1
+    /// One shard's strings.
+    struct Table {
+        /// By hash: the index + 1 of the first string met with that hash
+        /// (0: empty), so a string met again is found by its bytes. Open
+        /// addressing, at most half of the slots full; a slot's hash beside
+        /// its index, one cache line read for a string met the first time.
+        private var slots: [Slot] = []
+        private var used = 0
+        /// The strings' UTF-8, one after another: string `i` is
+        /// `bytes[ends[i - 1] ..< ends[i]]` (from 0 for the first). No
+        /// `String` is made until one is asked for (`text`).
+        private var bytes: [UInt8] = []
+        private var ends: [Int] = []
+        /// Strings whose hash an earlier, different string has (a 64-bit collision: rare, still exact).
+        private var collided: [String: Int] = [:]
+
+        struct Slot {
+            var hash: UInt64 = 0
+            var index: Int = 0
+        }
+
+        /// How many strings the table holds.
+        var count: Int { ends.count }
+
+        /// String `i`.
+        func text(_ i: Int) -> String {
+            withBytes(i) { String(decoding: $0, as: UTF8.self) }
+        }
+
+        /// Every string, in the order first met (for tests).
+        var texts: [String] { (0..<count).map(text) }
+
+        /// The UTF-8 of string `i`.
+        func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+            let start = i == 0 ? 0 : ends[i - 1]
+            return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[i]])) }
+        }
+
+        /// The index of the string of `bytes` (valid UTF-8) with hash `h`,
+        /// appended when it is new.
+        mutating func number(hash h: UInt64, bytes text: UnsafeRawBufferPointer) -> Int {
+            if used * 2 >= slots.count { grow() }
+            let mask = slots.count - 1
             var slot = Int(truncatingIfNeeded: h) & mask
-            while slotIndexes[slot] != 0 {
-                if slotHashes[slot] == h {
-                    let first = Int(slotIndexes[slot]) - 1
-                    if Self.same(texts[first], bytes) { return internedBase + UInt64(first) }
-                    let next = internedBase + UInt64(texts.count)
-                    let text = make()
-                    let n = Self.take(&collided[text, default: next])
-                    if n == next { texts.append(text) }
-                    return n
+            while slots[slot].index != 0 {
+                if slots[slot].hash == h {
+                    let first = slots[slot].index - 1
+                    if withBytes(first, { Self.same($0, text) }) { return first }
+                    let string = String(decoding: text, as: UTF8.self)
+                    if let known = collided[string] { return known }
+                    collided[string] = count
+                    return append(text)
                 }
                 slot = (slot + 1) & mask
             }
-            slotHashes[slot] = h
-            slotIndexes[slot] = UInt32(texts.count + 1)
+            slots[slot] = Slot(hash: h, index: count + 1)
             used += 1
-            texts.append(make())
-            return internedBase + UInt64(texts.count - 1)
+            return append(text)
+        }
+
+        private mutating func append(_ text: UnsafeRawBufferPointer) -> Int {
+            bytes.append(contentsOf: text)
+            ends.append(bytes.count)
+            return ends.count - 1
         }
 
         /// Doubles the slots (4,096 at first), each hash placed again.
         private mutating func grow() {
-            let size = max(4096, slotHashes.count * 2)
-            var hashes = [UInt64](repeating: 0, count: size), indexes = [UInt32](repeating: 0, count: size)
+            let size = max(4096, slots.count * 2)
+            var grown = [Slot](repeating: Slot(), count: size)
             let mask = size - 1
-            for k in slotIndexes.indices where slotIndexes[k] != 0 {
-                var slot = Int(truncatingIfNeeded: slotHashes[k]) & mask
-                while indexes[slot] != 0 { slot = (slot + 1) & mask }
-                hashes[slot] = slotHashes[k]
-                indexes[slot] = slotIndexes[k]
+            for s in slots where s.index != 0 {
+                var slot = Int(truncatingIfNeeded: s.hash) & mask
+                while grown[slot].index != 0 { slot = (slot + 1) & mask }
+                grown[slot] = s
             }
-            slotHashes = hashes
-            slotIndexes = indexes
+            slots = grown
         }
 
         @inline(__always)
-        private static func take(_ value: inout UInt64) -> UInt64 { value }
-
-        private static func same(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool { text.hasUTF8(bytes) }
+        private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+            a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+        }
     }
 
     /// A 64-bit hash of bytes, eight at a time (FNV-style mixing of words).
@@ -101,7 +135,27 @@ public enum PostIdentity {
         h &*= 0xC4CE_B9FE_1A85_EC53
         return h ^ h >> 33
     }
-    private static let table = Mutex(Table())
+    /// The shards, allocated once and never freed (they live as long as the process).
+    nonisolated(unsafe) private static let shards: UnsafeMutablePointer<Mutex<Table>> = {
+        let p = UnsafeMutablePointer<Mutex<Table>>.allocate(capacity: shardCount)
+        for k in 0..<shardCount { (p + k).initialize(to: Mutex(Table())) }
+        return p
+    }()
+
+    @inline(__always)
+    private static func shard(ofHash h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 60) }
+
+    @inline(__always)
+    private static func number(shard: Int, index: Int) -> UInt64 {
+        internedBase | UInt64(shard) << shardShift | UInt64(index)
+    }
+
+    /// The shard and index of interned number `n` (n ≥ `internedBase`).
+    @inline(__always)
+    private static func place(of n: UInt64) -> (shard: Int, index: Int) {
+        let local = n & ~internedBase
+        return (Int(truncatingIfNeeded: local >> shardShift), Int(truncatingIfNeeded: local & (1 << shardShift - 1)))
+    }
 
     /// The number of tweet id `id`.
     @inline(__always)
@@ -112,31 +166,57 @@ public enum PostIdentity {
     /// The number of an identity written as a string (a URI, or a tweet id's decimal digits).
     public static func interned(_ text: String) -> UInt64 {
         var native = text
-        return native.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            let h = hash(bytes)
-            return table.withLock { $0.number(hash: h, bytes: bytes, make: { text }) }
-        }
+        return native.withUTF8 { interned(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// The number of an identity given as its UTF-8 bytes (a URI a decoder
-    /// put together in a buffer of its own): the string is made only the
-    /// first time. The bytes must be valid UTF-8 (a validated record's, or a
-    /// string's: every caller's are), so that the string kept is the bytes.
+    /// put together in a buffer of its own): the bytes are kept the first
+    /// time, no string made. The bytes must be valid UTF-8 (a validated
+    /// record's, or a string's: every caller's are), so that the string
+    /// given back is the bytes.
     public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
         let h = hash(bytes)
-        return table.withLock { $0.number(hash: h, bytes: bytes, make: { String(decoding: bytes, as: UTF8.self) }) }
+        let s = shard(ofHash: h)
+        return number(shard: s, index: shards[s].withLock { $0.number(hash: h, bytes: bytes) })
     }
 
     /// The identity number `n` stands for, as written out: a tweet's decimal id, or the string.
     public static func text(of n: UInt64) -> String {
         guard n >= internedBase else { return String(n) }
-        return table.withLock { $0.texts[Int(n - internedBase)] }
+        let (s, i) = place(of: n)
+        return shards[s].withLock { $0.text(i) }
     }
 
     /// The tweet id number `n` stands for, when it is a tweet's (nil for a URI).
     public static func tweetID(of n: UInt64) -> UInt64? {
-        n < internedBase ? n : UInt64(text(of: n))
+        guard n >= internedBase else { return n }
+        let (s, i) = place(of: n)
+        return shards[s].withLock { t in
+            t.withBytes(i) { b -> UInt64? in
+                // Decimal digits only (a URI holds `://`), as `UInt64(String)` reads them.
+                guard !b.isEmpty, b.count <= 20, b.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
+                return UInt64(String(decoding: b, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Whether interned identity `a`'s bytes come before `b`'s (both ≥ `internedBase`), no string made.
+    public static func bytesPrecede(_ a: UInt64, _ b: UInt64) -> Bool {
+        let (sa, ia) = place(of: a), (sb, ib) = place(of: b)
+        func order(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+            let n = min(x.count, y.count)
+            let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+            return c != 0 ? c < 0 : x.count < y.count
+        }
+        if sa == sb { return shards[sa].withLock { t in t.withBytes(ia) { x in t.withBytes(ib) { y in order(x, y) } } } }
+        // Two locks, always taken in shard order.
+        let (lo, hi) = sa < sb ? (sa, sb) : (sb, sa)
+        return shards[lo].withLock { l in
+            shards[hi].withLock { h in
+                let (ta, tb) = sa < sb ? (l, h) : (h, l)
+                return ta.withBytes(ia) { x in tb.withBytes(ib) { y in order(x, y) } }
+            }
+        }
     }
 
     /// The number of an identity as extract lines write it: decimal digits
