@@ -135,12 +135,24 @@ public enum PostIdentity {
         h &*= 0xC4CE_B9FE_1A85_EC53
         return h ^ h >> 33
     }
-    /// The shards, allocated once and never freed (they live as long as the process).
-    nonisolated(unsafe) private static let shards: UnsafeMutablePointer<Mutex<Table>> = {
-        let p = UnsafeMutablePointer<Mutex<Table>>.allocate(capacity: shardCount)
-        for k in 0..<shardCount { (p + k).initialize(to: Mutex(Table())) }
+    /// The shards, allocated once and never freed (they live as long as the
+    /// process), each on cache lines of its own (`shardStride` bytes apart):
+    /// two workers locking two shards do not write to one line.
+    nonisolated(unsafe) private static let shardBase: UnsafeMutableRawPointer = {
+        precondition(MemoryLayout<Mutex<Table>>.size <= shardStride)
+        let p = UnsafeMutableRawPointer.allocate(byteCount: shardCount * shardStride, alignment: shardStride)
+        for k in 0..<shardCount {
+            (p + k * shardStride).bindMemory(to: Mutex<Table>.self, capacity: 1).initialize(to: Mutex(Table()))
+        }
         return p
     }()
+    private static let shardStride = 128
+
+    /// Shard `k`'s table under its lock.
+    @inline(__always)
+    private static func shards(_ k: Int) -> UnsafeMutablePointer<Mutex<Table>> {
+        (shardBase + k * shardStride).assumingMemoryBound(to: Mutex<Table>.self)
+    }
 
     @inline(__always)
     private static func shard(ofHash h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 60) }
@@ -177,21 +189,21 @@ public enum PostIdentity {
     public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
         let h = hash(bytes)
         let s = shard(ofHash: h)
-        return number(shard: s, index: shards[s].withLock { $0.number(hash: h, bytes: bytes) })
+        return number(shard: s, index: shards(s).pointee.withLock { $0.number(hash: h, bytes: bytes) })
     }
 
     /// The identity number `n` stands for, as written out: a tweet's decimal id, or the string.
     public static func text(of n: UInt64) -> String {
         guard n >= internedBase else { return String(n) }
         let (s, i) = place(of: n)
-        return shards[s].withLock { $0.text(i) }
+        return shards(s).pointee.withLock { $0.text(i) }
     }
 
     /// The tweet id number `n` stands for, when it is a tweet's (nil for a URI).
     public static func tweetID(of n: UInt64) -> UInt64? {
         guard n >= internedBase else { return n }
         let (s, i) = place(of: n)
-        return shards[s].withLock { t in
+        return shards(s).pointee.withLock { t in
             t.withBytes(i) { b -> UInt64? in
                 // Decimal digits only (a URI holds `://`), as `UInt64(String)` reads them.
                 guard !b.isEmpty, b.count <= 20, b.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
@@ -208,11 +220,11 @@ public enum PostIdentity {
             let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
             return c != 0 ? c < 0 : x.count < y.count
         }
-        if sa == sb { return shards[sa].withLock { t in t.withBytes(ia) { x in t.withBytes(ib) { y in order(x, y) } } } }
+        if sa == sb { return shards(sa).pointee.withLock { t in t.withBytes(ia) { x in t.withBytes(ib) { y in order(x, y) } } } }
         // Two locks, always taken in shard order.
         let (lo, hi) = sa < sb ? (sa, sb) : (sb, sa)
-        return shards[lo].withLock { l in
-            shards[hi].withLock { h in
+        return shards(lo).pointee.withLock { l in
+            shards(hi).pointee.withLock { h in
                 let (ta, tb) = sa < sb ? (l, h) : (h, l)
                 return ta.withBytes(ia) { x in tb.withBytes(ib) { y in order(x, y) } }
             }
