@@ -637,7 +637,7 @@ extension TweetDecoder {
                 t.users = r.mentions
                 t.links = r.links
                 t.lang = joined(r.langs)
-                if let text = r.text { spellHandles(r, text: text) }
+                if readsHandles, let text = r.text { spellHandles(r, text: text) }
                 if readsReferences {
                     // What `posts` counts (SPEC §15): the post it answers and the post it quotes, each a post's AT-URI
                     // (a record embed may show a list or a feed instead: no post).

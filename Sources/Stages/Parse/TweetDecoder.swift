@@ -55,6 +55,8 @@ public final class TweetDecoder {
     /// Whether what `posts` needs is read (SPEC §15): replies, the quoted
     /// post's copy, and the copies of every referenced post.
     var readsReferences = false
+    /// Whether posts' texts spell the DIDs they mention for the handle book (`spellHandles`).
+    var readsHandles = true
 
     public init() {}
 

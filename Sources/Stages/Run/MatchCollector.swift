@@ -32,6 +32,16 @@ final class MatchCollector: TweetConsumer {
         return true
     }
 
+    /// False where the sink shows no account: a report or pairs whose kinds
+    /// hold neither users nor posters, without authors or references.
+    var namesAccounts = true
+
+    /// Whether a sink of parts built with `fields` can show an account (a
+    /// DID's handle): users or posters among the kinds, authors, references.
+    static func namesAccounts(_ fields: PostFields) -> Bool {
+        fields.authors || fields.references || fields.mentionKinds.has(.user) || fields.mentionKinds.has(.poster)
+    }
+
     /// `posts` (SPEC §15) hears what every tweet read says of posts, matching or not.
     var seesEveryTweet: Bool { builder.fields.references }
 

@@ -58,8 +58,11 @@ public struct ParallelRun {
         // SPEC §16: Bluesky reposts are matched once every subject has been read,
         // unless the sink carries them on (extract lines).
         let join = sink is RepostCarryingSink ? nil : RepostJoin()
+        // Extract lines carry the handles met whatever their kinds (`writeHandles`).
+        let namesAccounts = join == nil || MatchCollector.namesAccounts(facts)
         engine.run(units, control: control, ledger: ledger, consumer: { table in
             let collector = MatchCollector(terms: terms, table: table, facts: facts, times: times)
+            collector.namesAccounts = namesAccounts
             if let parallel {
                 let worker = workers.next()
                 collector.prepare = { parallel.prepare($0, worker: worker) }

@@ -28,6 +28,11 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
     /// screen (`posts`, SPEC §15: what each tweet says of the posts it names).
     var seesEveryTweet: Bool { get }
 
+    /// Whether what the run writes can name a Bluesky account (a user or
+    /// poster row, an author, extract lines, the store): only then do posts'
+    /// texts tell the handle book how they spell the DIDs they mention.
+    var namesAccounts: Bool { get }
+
     /// Hears `tweet` of `record` before anything rules it out (when `seesEveryTweet`).
     func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable)
 
@@ -49,6 +54,7 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
 
 extension TweetConsumer {
     var seesEveryTweet: Bool { false }
+    var namesAccounts: Bool { true }
     func see(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {}
     var joinsReposts: Bool { false }
     func noteSubject(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,

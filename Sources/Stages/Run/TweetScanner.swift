@@ -48,6 +48,7 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         seesEveryTweet = consumer.seesEveryTweet
         joinsReposts = consumer.joinsReposts
         decoder.readsReferences = seesEveryTweet
+        decoder.readsHandles = consumer.namesAccounts
         self.control = control
         self.filter = filter?.isActive == true ? filter : nil
         textMode = extractor is TextExtractor

@@ -1,0 +1,69 @@
+import Foundation
+import XCTest
+@testable import Stages
+
+/// A post's text tells the handle book how it spells the DIDs it mentions
+/// only where the run can show an account: a report of hashtags alone
+/// leaves the book as it was; one with users (or extract lines, whatever
+/// their kinds) fills it, and the user row shows the handle spelled.
+final class HandleSpellingGateTests: XCTestCase {
+    private func post(author: String, mentioned: String, handle: String) -> String {
+        let before = "hi ", mention = "@" + handle, after = " #gate"
+        let start = before.utf8.count, end = start + mention.utf8.count
+        let text = before + mention + after
+        let tagStart = end + 1, tagEnd = text.utf8.count
+        return #"{"did":"\#(author)","time_us":1733400000000000,"kind":"commit","commit":{"rev":"r","operation":"create","#
+            + #""collection":"app.bsky.feed.post","rkey":"3k\#(UInt32.random(in: 0...UInt32.max))","record":{"$type":"app.bsky.feed.post","#
+            + #""text":"\#(text)","createdAt":"2024-12-05T12:00:00Z","facets":[{"index":{"byteStart":\#(start),"byteEnd":\#(end)},"#
+            + #""features":[{"$type":"app.bsky.richtext.facet#mention","did":"\#(mentioned)"}]},"#
+            + #"{"index":{"byteStart":\#(tagStart),"byteEnd":\#(tagEnd)},"features":[{"$type":"app.bsky.richtext.facet#tag","tag":"gate"}]}]},"#
+            + #""cid":"c"}}"#
+    }
+
+    private func file(_ line: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString).jsonl").path
+        try (line + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    private func report(_ path: String, kinds: MentionKinds) -> TermReport {
+        let terms = [try! Term(parsing: "*")]
+        var facts = PostFields()
+        facts.mentionKinds = kinds
+        let aggregator = Aggregator(terms: terms, facts: facts)
+        var run = ParallelRun(terms: terms, jobs: 2)
+        run.facts = facts
+        run.run(InputPlan(paths: [path]).units, control: RunControl(strict: false), into: aggregator)
+        return aggregator.reports(minCount: 1, top: nil)[0]
+    }
+
+    func testHashtagsAloneSpellNoHandleUsersDo() throws {
+        let tag = UInt64.random(in: 0...UInt64.max)
+        let mentioned = "did:plc:gate\(tag)", handle = "gate\(tag).bsky.social"
+        let path = try file(post(author: "did:plc:author\(tag)", mentioned: mentioned, handle: handle))
+
+        let hashtags = report(path, kinds: MentionKinds([.hashtag]))
+        XCTAssertEqual(hashtags.sections.flatMap { $0.rows.map { "\($0.mention) \($0.count)" } }, ["#gate 1"])
+        XCTAssertNil(HandleBook.shared.handle(of: mentioned), "a hashtag report spells no handle")
+
+        let users = report(path, kinds: MentionKinds([.hashtag, .user])).showingHandles()
+        XCTAssertEqual(users.sections.flatMap { $0.rows.map { "\($0.mention) \($0.count)" } }, ["#gate 1", "@\(handle) 1"])
+        XCTAssertEqual(HandleBook.shared.handle(of: mentioned), handle)
+    }
+
+    func testExtractLinesOfHashtagsCarryTheHandles() throws {
+        let tag = UInt64.random(in: 0...UInt64.max)
+        let mentioned = "did:plc:gatex\(tag)", handle = "gatex\(tag).bsky.social"
+        let path = try file(post(author: "did:plc:authorx\(tag)", mentioned: mentioned, handle: handle))
+        let terms = [try! Term(parsing: "*")]
+        var out = ""
+        let writer = ExtractWriter(terms: terms) { out += $0; return true }
+        var run = ParallelRun(terms: terms, jobs: 1)
+        run.facts.mentionKinds = MentionKinds([.hashtag])
+        run.run(InputPlan(paths: [path]).units, control: RunControl(strict: false), into: writer)
+        writer.writeHandles()
+        writer.flush()
+        XCTAssertTrue(out.contains("S\t\(mentioned)\t\(handle)\t1\n"), out)
+    }
+}
