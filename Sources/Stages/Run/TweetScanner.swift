@@ -152,8 +152,11 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
         case .mastodon: tally.stats.mastodonPosts += 1
         }
         if seesEveryTweet { consumer.see(tweet, in: record, table: table) }
+        // A Bluesky post noted as a subject has its mentions extracted already: the same ones again below.
+        var extracted = false
         if joinsReposts && tweet.platform == .bluesky {
             if join(tweet, of: record, using: extractor, fromText: fromText) { return }
+            extracted = true
         }
         if let filter {
             switch filter.judge(tweet, in: record, textMode: textMode) {
@@ -163,8 +166,10 @@ final class TweetScanner<Consumer: TweetConsumer>: RecordHandler {
             }
         }
         if let screen, !screen.mayMatch(tweet, in: record) { return }
-        mentions.removeAll()
-        extractor.extract(tweet, in: record, table: table, into: &mentions)
+        if !extracted {
+            mentions.removeAll()
+            extractor.extract(tweet, in: record, table: table, into: &mentions)
+        }
         let kept = consumer.take(tweet, in: record, table: table, mentions: mentions,
                                  reading: TweetReading(mentionsFromText: fromText, textMode: textMode))
         if kept, mentions.ids.count > pairLimit {
