@@ -20,9 +20,12 @@ final class JetstreamNoticeTests: XCTestCase {
     /// was rejected, the notices, or the error (its offset as in `line`).
     private func outcome(_ line: String, shift: Int = 0, withFields: Bool = true) -> String {
         do {
+            HandleBook.shared.removeAll()
             let d = try decode(line)
+            let named = HandleBook.shared.entries.named.map { "\($0.did)=\($0.handle)@\($0.time)" }
             let tweets = d.tweets.map { ([String($0.id)] + $0.mentions.sorted()).joined(separator: " ") }
             return "tweets [\(tweets.joined(separator: "; "))] rejected [\(d.rejected.map { "\($0)" }.joined(separator: "; "))] notices \(d.notices)"
+                + (named.isEmpty ? "" : " named [\(named.joined(separator: "; "))]")
                 + (withFields ? fields(line) : "")
         } catch let e as JSONError {
             return "error \(e.reason) at \(e.offset - shift)"
@@ -79,8 +82,19 @@ final class JetstreamNoticeTests: XCTestCase {
         XCTAssertEqual(fields(Self.post), " post at://did:plc:o3mcologgy6rfefzutoworpz/app.bsky.feed.post/3n3fvwr3vbh2d bluesky"
                        + ##" | author "did:plc:o3mcologgy6rfefzutoworpz" | text "#Rust ok" | created "2026-11-28T23:59:57.145Z""##
                        + #" | lang "en" | time 1795910400 | tags [Rust] | users [] | links [] | repost of - Optional(false)"#)
-        // Identity and account events.
-        check(#"{"did":"did:plc:a","time_us":1,"kind":"identity","identity":{"did":"did:plc:a","handle":"a.test"}}"#, taken: false, Self.notice)
+        // Identity and account events: an identity names its handle, at its time.
+        check(#"{"did":"did:plc:a","time_us":1,"kind":"identity","identity":{"did":"did:plc:a","handle":"a.test"}}"#, taken: false,
+              Self.notice + " named [did:plc:a=a.test@1]")
+        // Its members in any order, escaped, the last of two, or no string; a DID from the event when the object has none.
+        check(#"{"did":"did:plc:a","time_us":9,"kind":"identity","identity":{"seq":1,"handle":"x","time":"t","handle":"b\u002etest","did":"did:plc:\u0062"}}"#,
+              taken: false, Self.notice + " named [did:plc:b=b.test@9]")
+        check(#"{"did":"did:plc:a","time_us":9,"kind":"identity","identity":{"handle":"c.test","did":7}}"#, taken: false,
+              Self.notice + " named [did:plc:a=c.test@9]")
+        check(#"{"did":"did:plc:a","time_us":9,"kind":"identity","identity":{"handle":"","did":"did:plc:a"}}"#, taken: false, Self.notice)
+        check(#"{"did":"did:plc:a","time_us":9,"kind":"identity","identity":{"handle":null}} "#, taken: false, Self.notice)
+        // Something after the object: the full walk reads it (a Mastodon key here).
+        check(#"{"did":"did:plc:a","time_us":9,"kind":"identity","identity":{"handle":"d.test"},"content":"x"}"#, taken: false,
+              Self.notice + " named [did:plc:a=d.test@9]")
         check(#"{"did":"did:plc:a","time_us":1,"kind":"account","account":{"active":true,"did":"did:plc:a"}}"#, taken: true, Self.notice)
         // An account event holding a commit of a post, or no did: the first still a notice, the second no Jetstream event at all.
         check(#"{"did":"did:plc:a","kind":"account","commit":{"operation":"create","collection":"app.bsky.feed.post","rkey":"k"},"account":{"acct":"x"}}"#,
@@ -132,7 +146,8 @@ final class JetstreamNoticeTests: XCTestCase {
     func testEveryOneByteChangeDecodesAsTheFullWalk() {
         let repost = #"{"did":"did:plc:r","time_us":1795910400011502,"kind":"commit","commit":{"rev":"3n3f","operation":"create","collection":"app.bsky.feed.repost","rkey":"3n3g","record":{"$type":"app.bsky.feed.repost","createdAt":"2026-11-28T23:59:58.000Z","subject":{"cid":"bafy","uri":"at://did:plc:o3mcologgy6rfefzutoworpz/app.bsky.feed.post/3n3fvwr3vbh2d"}},"cid":"bafyr"}}"#
         let account = #"{"did":"did:plc:a","time_us":17,"kind":"account","account":{"active":false,"did":"did:plc:a","seq":5,"status":"deactivated"}}"#
-        let lines = [Self.like, Self.post, repost, account,
+        let identity = #"{"did":"did:plc:a","time_us":17,"kind":"identity","identity":{"did":"did:plc:b","handle":"b.test","seq":5,"time":"2026-11-29T00:00:00.059Z"}}"#
+        let lines = [Self.like, Self.post, repost, account, identity,
                      #"{"did":"did:plc:a","time_us":17,"kind":"commit","commit":{"rev":"r","operation":"delete","collection":"app.bsky.graph.follow","rkey":"k"}}"#]
         let replacements: [UInt8] = Array(#"{}[]":,\ 0aeu"#.utf8) + [0x01, 0xC3, 0xFF]
         var takenCount = 0, total = 0

@@ -33,6 +33,9 @@ extension TweetDecoder {
         var operation = ByteSpan(start: 0, end: 0, escaped: false)
         var collection = ByteSpan(start: 0, end: 0, escaped: false)
         var next = 0
+        /// An identity event's `identity.did` and `identity.handle` (nil: none, or not a string).
+        var identityDID: ByteSpan?
+        var identityHandle: ByteSpan?
     }
 
     enum JetstreamEvent {
@@ -40,6 +43,9 @@ extension TweetDecoder {
         case notice
         /// A post or repost created, as Jetstream writes it: its first members are in the `start` given.
         case post
+        /// An identity event as Jetstream writes it (a notice that names a handle): its DID, time and
+        /// `identity` members are in the `start` given.
+        case identity
         /// Anything else: the full walk reads it.
         case other
     }
@@ -126,6 +132,11 @@ extension TweetDecoder {
         let timeStart = i &+ 11
         i = try JSONScanner.skipNumber(b, from: timeStart, count: n)
         let time = ByteSpan(start: timeStart, end: i, escaped: false)
+        if has(b, n, at: i, #","kind":"identity","identity":{"#) {
+            start.did = ByteSpan(start: 8, end: didEnd.end, escaped: didEnd.escaped)
+            start.time = time
+            return try canonicalIdentity(b, count: n, object: i &+ 30, start: &start)
+        }
         guard has(b, n, at: i, #","kind":"commit""#), has(b, n, at: i &+ 16, #","commit":{"#),
               has(b, n, at: i &+ 27, #""rev":""#) else { return nil }
         let kind = ByteSpan(start: i &+ 9, end: i &+ 15, escaped: false)
@@ -184,6 +195,31 @@ extension TweetDecoder {
         i &+= 1
         while i < n && isSpace(b[i]) { i &+= 1 }
         return i == n ? .notice : .other
+    }
+
+    /// The `identity` object at `object` (its `{`), its members read as the
+    /// full walk reads them (`did` and `handle` strings, the last of each met;
+    /// any other member skipped), then the event's end: `.identity`, or
+    /// `.other` for anything after the object but white space.
+    private static func canonicalIdentity(_ b: UnsafePointer<UInt8>, count n: Int, object: Int,
+                                          start: inout JetstreamPostStart) throws(JSONError) -> JetstreamEvent {
+        var s = JSONScanner(UnsafeRawBufferPointer(start: b, count: n))
+        s.pos = object
+        var did: ByteSpan?, handle: ByteSpan?
+        try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
+            if s.key(k, is: "did") { did = try s.stringOrSkip() }
+            else if s.key(k, is: "handle") { handle = try s.stringOrSkip() }
+            else { try s.skipValue() }
+        }
+        var i = s.pos
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i < n, b[i] == UInt8(ascii: "}") else { return .other }
+        i &+= 1
+        while i < n && isSpace(b[i]) { i &+= 1 }
+        guard i == n else { return .other }
+        start.identityDID = did
+        start.identityHandle = handle
+        return .identity
     }
 
     private static func jetstreamNotice(_ s: inout JSONScanner) throws(JSONError) -> Bool {

@@ -586,7 +586,7 @@ extension TweetDecoder {
     }
 
     /// Microseconds of a `time_us` span.
-    private func micros(_ span: ByteSpan?) -> Int64? {
+    func micros(_ span: ByteSpan?) -> Int64? {
         guard let span, let n = JSONText.uint64(span, in: base), n < UInt64(Int64.max) else { return nil }
         return Int64(n)
     }

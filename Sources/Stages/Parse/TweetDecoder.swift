@@ -73,6 +73,14 @@ public final class TweetDecoder {
         case .notice:
             notices = 1
             return
+        case .identity:
+            // As `finishSocial` concludes an identity event: a notice, and the handle it names.
+            notices = 1
+            if let handle = postStart.identityHandle, !handle.isEmpty {
+                HandleBook.shared.name(did: self.record.string(postStart.identityDID ?? postStart.did), handle: self.record.string(handle),
+                                       time: micros(postStart.time) ?? Int64.min)
+            }
+            return
         case .post:
             if jetstreamPost(postStart, in: record) {
                 for index in outputs { self.record.append(socialTweet(index)) }
