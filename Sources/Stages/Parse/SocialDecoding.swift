@@ -331,8 +331,8 @@ extension TweetDecoder {
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return nil }
         var r = SocialRecord()
         // The lists of the last record, emptied: a post's lists cost no allocation (given back at the end).
-        var lists = recordLists
-        recordLists = RecordLists()
+        var lists = RecordLists()
+        swap(&lists, &recordLists)
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "$type") { r.type = try s.stringOrSkip() }
             else if s.key(k, is: "text") { r.text = try s.stringOrSkip() }
@@ -400,7 +400,7 @@ extension TweetDecoder {
         for (a, b) in lists.ranges { facetRanges.append((a, b)) }
         r.mentionRanges = start..<facetRanges.count
         lists.clear()
-        recordLists = lists
+        swap(&lists, &recordLists)
         return r
     }
 
@@ -408,9 +408,9 @@ extension TweetDecoder {
     private func facet(_ s: inout JSONScanner, _ lists: inout RecordLists) throws(JSONError) {
         guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
         var start = -1, end = -1
-        var features = lists.features
-        lists.features = []
-        defer { Array.clear(&features); lists.features = features }
+        var features: [(ByteSpan, Int)] = []
+        swap(&features, &lists.features)
+        defer { Array.clear(&features); swap(&features, &lists.features) }
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "index") {
                 guard try s.peek() == UInt8(ascii: "{") else { try s.skipValue(); return }
