@@ -16,9 +16,10 @@ import Glibc
 /// process: what leaves it (extract lines, the store, a report's ids) is
 /// the string, `text(of:)`.
 ///
-/// - Complexity: O(1) for a tweet id below 2^63; a lock, a hash of the
-///   bytes and a compare with the string kept for any other, the first
-///   time and every time it is met (a `String` made the first time only).
+/// - Complexity: O(1) for a tweet id below 2^63; for any other, a hash
+///   of the bytes, one shard's lock and a compare with the bytes kept, the
+///   first time and every time it is met (no `String` made: `text(of:)`
+///   makes one from the bytes when asked).
 public enum PostIdentity {
     /// Numbers from here on stand for interned strings.
     public static let internedBase: UInt64 = 1 << 63
