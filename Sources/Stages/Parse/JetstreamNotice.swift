@@ -79,8 +79,9 @@ extension TweetDecoder {
     func jetstreamPost(_ start: JetstreamPostStart, in record: UnsafeRawBufferPointer) -> Bool {
         var s = JSONScanner(record)
         s.pos = start.next
+        // Its fields are built here and appended once whole (nothing of a
+        // Jetstream commit appends an object of its own on the way).
         let index = objects.count
-        objects.append(TweetFields())
         var f = TweetFields()
         let i = social(&f)
         socials[i].did = start.did
@@ -103,7 +104,8 @@ extension TweetDecoder {
         s.skipWhitespace()
         guard s.pos == s.count else { return false }
         finishSocial(&f)
-        objects[index] = f
+        guard objects.count == index else { return false }
+        objects.append(f)
         conclude(index)
         return true
     }

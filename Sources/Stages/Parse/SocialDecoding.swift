@@ -593,15 +593,15 @@ extension TweetDecoder {
 
     /// Object `index`, a post of another platform, as the later stages read it.
     func socialTweet(_ index: Int) -> DecodedTweet {
-        let f = objects[index]
-        let xi = Int(f.social)  // read in place: a copy of the fields is 1 KB
-        var t = DecodedTweet(id: f.id)
-        t.platform = f.platform
+        // The fields read one by one, in place: a copy of them is 1 KB.
+        let xi = Int(objects[index].social), platform = objects[index].platform
+        var t = DecodedTweet(id: objects[index].id)
+        t.platform = platform
         t.hasEntities = true
         t.markedRetweet = false
-        switch f.platform {
+        switch platform {
         case .mastodon:
-            fillMastodon(&t, socials[xi], createdAt: f.createdAt)
+            fillMastodon(&t, socials[xi], createdAt: objects[index].createdAt)
             if let rb = socials[xi].reblog, objects[rb].social >= 0 {
                 var inner = DecodedTweet(id: 0)
                 let rx = socials[Int(objects[rb].social)]

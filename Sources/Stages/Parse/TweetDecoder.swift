@@ -209,14 +209,14 @@ public final class TweetDecoder {
     /// notice, a container of tweets (said by its own), or a rejection.
     @inline(__always)
     func conclude(_ index: Int) {
-        let fields = objects[index]
-        if fields.isContainer { return }
-        if fields.idState == .valid {
+        // The fields read in place: a copy of them is 1 KB.
+        if objects[index].isContainer { return }
+        if objects[index].idState == .valid {
             outputs.append(index)
-        } else if fields.notice {
+        } else if objects[index].notice {
             notices += 1
         } else {
-            rejected.append(fields.rejection)
+            rejected.append(objects[index].rejection)
         }
     }
 
