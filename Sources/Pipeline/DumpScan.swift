@@ -34,6 +34,8 @@ struct DumpScan {
         display.start()
         var run = run
         if let b = InputOptions.batchBytes { run.batchBytes = b }
+        // The command ends after this scan's output: the process's end gives the join's memory back at once.
+        run.keepUntilExit = { ProcessEnd.keep($0) }
         let ledger = run.run(plan.units, control: control, into: sink, ledger: setup.ledger())
         display.finish()
         if let code = setup.stopped() { return .exit(code) }

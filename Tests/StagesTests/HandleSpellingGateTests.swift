@@ -67,3 +67,34 @@ final class HandleSpellingGateTests: XCTestCase {
         XCTAssertTrue(out.contains("S\t\(mentioned)\t\(handle)\t1\n"), out)
     }
 }
+
+/// A run that joins Bluesky reposts hands its join to `keepUntilExit`
+/// (a command about to end does not free it), after the joined reposts
+/// were counted; a run without the hook frees it as before.
+final class ParallelRunKeepTests: XCTestCase {
+    func testTheJoinIsHandedOverAfterTheRepostsAreCounted() throws {
+        let post = #"{"did":"did:plc:keep","time_us":1733400000000000,"kind":"commit","commit":{"rev":"r","operation":"create","#
+            + ##""collection":"app.bsky.feed.post","rkey":"p1","record":{"$type":"app.bsky.feed.post","text":"#kept","##
+            + #""createdAt":"2024-12-05T12:00:00Z","facets":[{"index":{"byteStart":0,"byteEnd":5},"#
+            + #""features":[{"$type":"app.bsky.richtext.facet#tag","tag":"kept"}]}]},"cid":"c"}}"#
+        let repost = #"{"did":"did:plc:other","time_us":1733400000000001,"kind":"commit","commit":{"rev":"r","operation":"create","#
+            + #""collection":"app.bsky.feed.repost","rkey":"r1","record":{"$type":"app.bsky.feed.repost","#
+            + #""createdAt":"2024-12-05T12:00:01Z","subject":{"cid":"c","uri":"at://did:plc:keep/app.bsky.feed.post/p1"}},"cid":"c"}}"#
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keep-\(UUID().uuidString).jsonl").path
+        try (repost + "\n" + post + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let terms = [try Term(parsing: "#kept")]
+        var kept: [AnyObject] = []
+        for hook in [true, false] {
+            let aggregator = Aggregator(terms: terms)
+            var run = ParallelRun(terms: terms, jobs: 2)
+            if hook { run.keepUntilExit = { kept.append($0) } }
+            run.run(InputPlan(paths: [path]).units, control: RunControl(strict: false), into: aggregator)
+            // The post and its repost (read before it) both count.
+            XCTAssertEqual(aggregator.reports(minCount: 1, top: nil)[0].sections.flatMap { $0.rows.map { "\($0.mention) \($0.count)" } },
+                           ["#kept 2"])
+        }
+        XCTAssertEqual(kept.count, 1)
+        XCTAssertTrue(kept.first is RepostJoin)
+    }
+}

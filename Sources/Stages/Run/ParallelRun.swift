@@ -25,6 +25,10 @@ public struct ParallelRun {
     /// with more distinct mentions are noted in the ledger (`overLimit`);
     /// the `PairAggregator` leaves their pairs out.
     public var pairLimit = Int.max
+    /// Given what the run is done with and a command about to end need
+    /// not free (the reposts' join: every post read, noted as a possible
+    /// subject, tens of milliseconds to free one by one); nil frees it.
+    public var keepUntilExit: ((AnyObject) -> Void)?
 
     public init(terms: [Term], jobs: Int, maxRecord: Int = 16 << 20,
                 extractor: @escaping @Sendable (MentionKinds) -> MentionExtractor = { EntitiesExtractor(kinds: $0) },
@@ -87,6 +91,7 @@ public struct ParallelRun {
                 sink.add(part)
             }
         }
+        if let join, let keepUntilExit { keepUntilExit(join) }
         return ledger
     }
 }
