@@ -64,7 +64,9 @@ public final class RepostJoin {
                 keys.append(poster)
                 spellings.append((poster, MentionKind.poster.sign + (r.authorSpelling ?? a).unsigned))
             }
-            var mask = masks.mask(mentions: keys.map { ids[$0] ?? -1 }, author: r.author.flatMap { ids[$0] })
+            // No term names a mention or an author (`'*'`, a word): no key is looked up.
+            var mask = ids.isEmpty ? masks.mask(mentions: EmptyCollection<Int>(), author: nil)
+                : masks.mask(mentions: keys.map { ids[$0] ?? -1 }, author: r.author.flatMap { ids[$0] })
             if !masks.domainTerms.isEmpty {
                 for k in keys where k.signedKind == .host { mask |= masks.domainMask(host: k.unsigned) }
             }
