@@ -98,3 +98,56 @@ final class ParallelRunKeepTests: XCTestCase {
         XCTAssertTrue(kept.first is RepostJoin)
     }
 }
+
+/// The reposts resolved in pieces on several threads count as the one part
+/// does: the same reports (counts, columns, `--by` buckets) from a join of
+/// 5,000 reposts of 3,000 posts (some read twice, some of posts never read).
+final class RepostJoinPiecesTests: XCTestCase {
+    private func join() -> RepostJoin {
+        let join = RepostJoin()
+        for p in 0..<3_000 {
+            let keys = ["#t\(p % 37)", "#s\(p % 11)"] + (p % 5 == 0 ? ["@did:plc:u\(p % 13)"] : [])
+            join.add(subject: RepostJoins.Subject(id: UInt64(1_000_000 + p), keys: keys,
+                                                  spellings: keys.map { ($0, $0.uppercased()) }, text: "post \(p) text"))
+        }
+        for r in 0..<5_000 {
+            // Every 7th repost read twice (the same id): the first copy counts; every 9th of a post never read.
+            let id = UInt64(2_000_000 + (r % 7 == 0 && r > 0 ? r - 1 : r))
+            let subject = UInt64(r % 9 == 0 ? 9_000_000 + r : 1_000_000 + (r * 7) % 3_000)
+            join.add(repost: RepostJoins.Repost(id: id, subject: subject, author: "@did:plc:a\(r % 50)",
+                                                authorSpelling: nil, time: 1_733_000_000 + Int64(r) * 600))
+        }
+        return join
+    }
+
+    private func rows(_ parts: [PostPart], terms: [Term], facts: PostFields, buckets: TimeBuckets? = nil) -> [String] {
+        let aggregator = Aggregator(terms: terms, facts: facts, buckets: buckets)
+        for p in parts { aggregator.add(p) }
+        return aggregator.reports(minCount: 1, top: nil).flatMap { r in
+            r.sections.flatMap { s in s.rows.map { "\(r.term) \(r.bucket ?? "-") \($0.mention) \($0.count)" } }
+                + ["\(r.term) \(r.bucket ?? "-") tweets \(r.tweets) originals \(r.originals) retweets \(r.retweets) authors \(r.authors)"]
+        }
+    }
+
+    func testPiecesCountAsTheOnePart() throws {
+        let terms = try ["*", "#t3", "from:did:plc:a7", "text"].map { try Term(parsing: $0) }
+        var facts = PostFields.all
+        facts.mentionKinds = MentionKinds([.hashtag, .user, .poster])
+        var timed = facts
+        timed.times = true
+        let j = join()
+        for (f, buckets) in [(facts, nil), (timed, TimeBuckets(unit: .day, zone: try ZoneOffsets("UTC")))] as [(PostFields, TimeBuckets?)] {
+            let one = j.resolved(terms: terms, fields: f, counted: f.mentionKinds)
+            let pieces = j.resolved(pieces: 3, terms: terms, fields: f, counted: f.mentionKinds)
+            XCTAssertEqual(pieces.count, 3)
+            XCTAssertEqual(pieces.flatMap(\.tweetIDs), one.tweetIDs)
+            let expected = rows([one], terms: terms, facts: f, buckets: buckets)
+            XCTAssertGreaterThan(expected.count, 40)
+            XCTAssertEqual(rows(pieces, terms: terms, facts: f, buckets: buckets), expected)
+        }
+        // Too few reposts to be worth a thread: one part.
+        let small = RepostJoin()
+        small.add(repost: RepostJoins.Repost(id: 1, subject: 2, author: nil, authorSpelling: nil, time: 0))
+        XCTAssertEqual(small.resolved(pieces: 2, terms: terms, fields: facts, counted: facts.mentionKinds).count, 1)
+    }
+}

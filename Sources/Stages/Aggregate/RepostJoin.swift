@@ -1,3 +1,5 @@
+import Dispatch
+
 /// SPEC §16's join: a Bluesky repost is a retweet of its `subject.uri`,
 /// carrying that post's mentions when the post is in the inputs. A repost
 /// may be read before or after its subject, in another file, by another
@@ -50,12 +52,34 @@ public final class RepostJoin {
     /// - Parameter keep: whether a repost of this creation time counts (`aggregate --by`'s window).
     public func resolved(terms: [Term], fields: PostFields, counted: MentionKinds,
                          keep: (Int64?) -> Bool = { _ in true }) -> PostPart {
+        resolved(reposts.indices, terms: terms, fields: fields, counted: counted, keep: keep)
+    }
+
+    /// `resolved` in `pieces` parts of consecutive reposts, made at once on
+    /// as many threads (the run's end, when the workers are done): handed to
+    /// a sink in the order given, they count as the one part would.
+    public func resolved(pieces: Int, terms: [Term], fields: PostFields, counted: MentionKinds) -> [PostPart] {
+        let n = reposts.count, k = max(1, min(pieces, n / 1024))
+        guard k > 1 else { return [resolved(terms: terms, fields: fields, counted: counted)] }
+        let bounds = (0...k).map { n * $0 / k }
+        let parts = UncheckedBox(UnsafeMutableBufferPointer<PostPart>.allocate(capacity: k))
+        defer { parts.value.deallocate() }
+        let join = UncheckedBox(self)
+        DispatchQueue.concurrentPerform(iterations: k) { i in
+            (parts.value.baseAddress! + i).initialize(to: join.value.resolved(bounds[i]..<bounds[i + 1], terms: terms, fields: fields,
+                                                                            counted: counted, keep: { _ in true }))
+        }
+        return (0..<k).map { (parts.value.baseAddress! + $0).move() }
+    }
+
+    private func resolved(_ range: Range<Int>, terms: [Term], fields: PostFields, counted: MentionKinds,
+                          keep: (Int64?) -> Bool) -> PostPart {
         var ids: [String: Int] = [:]
         for t in terms { if let k = t.mentionKey, ids[k] == nil { ids[k] = ids.count } }
         let masks = TermMasks(terms: terms, id: { ids[$0] })
         let words = terms.indices.compactMap { terms[$0].kind == .word ? ($0, WordMatch(terms[$0].key)) : nil }
         var builder = PartBuilder<KeyedNumbering<String>>(fields: fields)
-        for r in reposts {
+        for r in reposts[range] {
             let subject = subjects[r.subject]
             var keys = subject?.keys ?? []
             var spellings = subject?.spellings ?? []

@@ -79,16 +79,18 @@ public struct ParallelRun {
         if let join, !join.isEmpty {
             var fields = facts
             fields.times = times
-            let part = join.resolved(terms: terms, fields: fields, counted: facts.mentionKinds)
-            if pairLimit != .max {
-                // A joined repost over --max-pair-mentions is named as any post (without its place: it has two).
-                for i in 0..<part.count where part.mentions(of: i).count > pairLimit {
-                    ledger.overLimit.note(OverLimitTweet(id: part.tweetIDs[i], mentions: part.mentions(of: i).count))
+            // The workers are done: the reposts are resolved on as many threads, their parts handed on in order.
+            for part in join.resolved(pieces: jobs, terms: terms, fields: fields, counted: facts.mentionKinds) {
+                if pairLimit != .max {
+                    // A joined repost over --max-pair-mentions is named as any post (without its place: it has two).
+                    for i in 0..<part.count where part.mentions(of: i).count > pairLimit {
+                        ledger.overLimit.note(OverLimitTweet(id: part.tweetIDs[i], mentions: part.mentions(of: i).count))
+                    }
                 }
-            }
-            if part.count > 0 {
-                parallel?.prepare(part, worker: jobs)
-                sink.add(part)
+                if part.count > 0 {
+                    parallel?.prepare(part, worker: jobs)
+                    sink.add(part)
+                }
             }
         }
         if let join, let keepUntilExit { keepUntilExit(join) }
