@@ -47,25 +47,15 @@ public final class Aggregator {
         let global = keys.numbers(of: e)
         let spellings = columns != nil && facts.spellings ? e.spellingStrings.map { columns!.spellingID($0) } : []
         if buckets != nil { return addBucketed(e, global: global, spellings: spellings) }
-        if columns == nil { return addCounts(e, global: global) }
-        for i in 0..<e.tweetIDs.count {
-            var mask = e.termMasks[i]
-            while mask != 0 {
-                let t = mask.trailingZeroBitCount
-                mask &= mask - 1
-                guard seen[t].insert(e.tweetIDs[i]) else { duplicates += 1; continue }
-                tweetCounts[t] += 1
-                for m in e.mentions(of: i) { counts[t].add(Aggregator.key(global[Int(m)])) }
-                addFacts(of: i, in: e, term: t, global: global, spellings: spellings)
-            }
-        }
+        addCounts(e, global: global, spellings: spellings)
     }
 
-    /// `add(_:)` of a plain report (no columns, no buckets): the per-term
-    /// sets and counts reached through their arrays' storage once per part,
-    /// not through the aggregator's properties once per tweet and mention.
-    private func addCounts(_ e: PostPart, global: [Int32]) {
+    /// `add(_:)` without buckets: the per-term sets and counts reached
+    /// through their arrays' storage once per part, not through the
+    /// aggregator's properties once per tweet and mention.
+    private func addCounts(_ e: PostPart, global: [Int32], spellings: [Int32]) {
         var dropped = 0
+        let withFacts = columns != nil
         seen.withUnsafeMutableBufferPointer { seen in
             counts.withUnsafeMutableBufferPointer { counts in
                 tweetCounts.withUnsafeMutableBufferPointer { tweetCounts in
@@ -77,6 +67,7 @@ public final class Aggregator {
                             guard seen[t].insert(e.tweetIDs[i]) else { dropped += 1; continue }
                             tweetCounts[t] += 1
                             for m in e.mentions(of: i) { counts[t].add(Aggregator.key(global[Int(m)])) }
+                            if withFacts { addFacts(of: i, in: e, term: t, global: global, spellings: spellings) }
                         }
                     }
                 }
