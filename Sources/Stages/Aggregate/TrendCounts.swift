@@ -39,8 +39,9 @@ final class TrendCounts {
     private(set) var names: [String?] = []
     /// By id: whether its kind is counted, -1 not yet known.
     private var wanted: [Int8] = []
-    /// The wanted mentions of the copy being counted (reused).
+    /// The wanted mentions of the copy being counted: the first `wantedCount` (storage reused).
     private var wantedOfCopy: [Int32] = []
+    private var wantedCount = 0
     /// The part being counted, its keys' ids and spellings' ids (made when first needed).
     private var partIDs: [Int32] = []
     private var partKeys: [String] = []
@@ -93,18 +94,22 @@ final class TrendCounts {
         return id
     }
 
+    /// The (mention, author) entries of the copy being counted, one per wanted mention, made once for all its slots (storage reused).
+    private var entriesOfCopy: [UInt64] = []
+
+    /// Appends `entries` to `pairs`, the array borrowed once.
+    @inline(__always)
+    private static func append(_ entries: UnsafeBufferPointer<UInt64>, to pairs: inout [UInt64]) {
+        for x in entries { pairs.append(x) }
+    }
+
     /// One more tweet for each of `mentions` (the greatest `top`): the slot's array borrowed once.
     @inline(__always)
-    private static func add(_ mentions: [Int32], top: Int, to counts: inout [Int32]) {
+    private static func add(_ mentions: UnsafeBufferPointer<Int32>, top: Int, to counts: inout [Int32]) {
         if top >= counts.count { counts += repeatElement(0, count: max(top + 1 - counts.count, counts.count, 1024)) }
         counts.withUnsafeMutableBufferPointer { c in
             for g in mentions { c[Int(g)] &+= 1 }
         }
-    }
-
-    @inline(__always)
-    private static func add(_ mentions: [Int32], author: UInt64, to pairs: inout [UInt64]) {
-        for g in mentions { pairs.append(UInt64(UInt32(bitPattern: g)) << 32 | author) }
     }
 
     /// Whether copy `i` of a known `time` carries spellings over the current window.
@@ -115,29 +120,48 @@ final class TrendCounts {
 
     /// Counts copy `i` of the part given to `begin` for each term in `terms`,
     /// in each window holding `time` (a known time).
+    ///
+    /// The windows holding `time` are told once (a bit each), the copy's
+    /// wanted mentions and its (mention, author) entries made once, then
+    /// each slot takes them in one borrow of its arrays.
     func count(copy i: Int, of e: PostPart, terms: UInt64, time: Int64) {
         let n = windows.count
-        guard windows.contains(where: { $0.contains(time) }) else { return }
-        wantedOfCopy.removeAll(keepingCapacity: true)
+        var holding: UInt64 = 0
+        for w in 0..<min(n, 64) where windows[w].contains(time) { holding |= 1 << UInt64(w) }
+        guard holding != 0 || n > 64 && windows.contains(where: { $0.contains(time) }) else { return }
+        wantedCount = 0
         var top = -1
-        for m in e.mentions(of: i) {
-            let (id, wanted) = id(m)
+        let start = i == 0 ? 0 : Int(e.mentionEnds[i - 1]), end = Int(e.mentionEnds[i])
+        for k in start..<end {
+            let (id, wanted) = id(e.mentions[k])
             if wanted {
-                wantedOfCopy.append(id)
+                if wantedCount < wantedOfCopy.count { wantedOfCopy[wantedCount] = id } else { wantedOfCopy.append(id) }
+                wantedCount &+= 1
                 top = max(top, Int(id))
             }
         }
-        guard !wantedOfCopy.isEmpty || (inCurrentAndSpelled(i, of: e, time)) else { return }
+        guard wantedCount > 0 || (inCurrentAndSpelled(i, of: e, time)) else { return }
         let author: Int64 = i < e.authors.count && e.authors[i] >= 0 ? Int64(id(e.authors[i]).id) : -1
-        let inCurrent = windows[0].contains(time)
+        if author >= 0 {
+            if entriesOfCopy.count < wantedCount { entriesOfCopy += repeatElement(0, count: wantedCount - entriesOfCopy.count) }
+            for k in 0..<wantedCount { entriesOfCopy[k] = UInt64(UInt32(bitPattern: wantedOfCopy[k])) << 32 | UInt64(author) }
+        }
+        let inCurrent = holding & 1 != 0
         var mask = terms
         while mask != 0 {
             let t = mask.trailingZeroBitCount
             mask &= mask - 1
-            for w in 0..<n where windows[w].contains(time) {
-                let slot = t * n + w
-                TrendCounts.add(wantedOfCopy, top: top, to: &tweets[slot])
-                if author >= 0 { TrendCounts.add(wantedOfCopy, author: UInt64(author), to: &pairs[slot]) }
+            if wantedCount > 0 {
+                wantedOfCopy.withUnsafeBufferPointer { wanted in
+                    entriesOfCopy.withUnsafeBufferPointer { entries in
+                        let mentions = UnsafeBufferPointer(rebasing: wanted[..<wantedCount])
+                        for w in 0..<n where w < 64 ? holding & (1 << UInt64(w)) != 0 : windows[w].contains(time) {
+                            let slot = t * n + w
+                            TrendCounts.add(mentions, top: top, to: &tweets[slot])
+                            if author >= 0 { TrendCounts.append(UnsafeBufferPointer(rebasing: entries[..<wantedCount]), to: &pairs[slot]) }
+                        }
+                    }
+                }
             }
             guard inCurrent, !e.spellingEnds.isEmpty else { continue }
             for j in e.spellings(of: i) {

@@ -133,7 +133,7 @@ struct KeyNumbering {
 
     private mutating func insert(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, number n: Int32) {
         records.append(Record(start: arena.count, length: bytes.count))
-        arena.append(contentsOf: bytes)
+        arena.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
         asciiCount += 1
         if asciiCount * 2 > slots.count {
             grow()  // places the new key with the others

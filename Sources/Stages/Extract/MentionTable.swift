@@ -210,7 +210,7 @@ public final class MentionTable {
         let index = entries.count
         entries.append(Entry(start: arena.count, count: raw.count, id: id, kind: kind.rawValue, escaped: escaped))
         arena.append(kind.rawValue)
-        arena.append(contentsOf: raw)
+        arena.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
         slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0), hashLow: UInt32(truncatingIfNeeded: h),
                                id: id, entry: Int32(index + 1))
         let placed = position
@@ -256,7 +256,7 @@ public final class MentionTable {
         scratch.removeAll(keepingCapacity: true)
         if kind == .url { return linkKeyID(String(decoding: raw, as: UTF8.self)) }
         scratch.append(kind.signByte)
-        scratch.append(contentsOf: raw)
+        scratch.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
         scratch.withUnsafeMutableBufferPointer { key in
             for i in 1..<key.count { key[i] = MentionKey.lowercasedASCII(key[i]) }
         }
@@ -382,7 +382,10 @@ public final class MentionTable {
     /// (`#stanford`). Worked out the first time it is asked for, then kept,
     /// so a run that never asks pays nothing.
     func spelling(ofEntry e: Int) -> String? {
-        if spellings.count <= e { spellings += Array(repeating: .unknown, count: entries.count - spellings.count) }
+        if spellings.count <= e {
+            // Grown by half at least: a spelling asked for as each new entry comes would otherwise copy the array each time.
+            spellings.append(contentsOf: repeatElement(.unknown, count: max(entries.count, spellings.count + spellings.count / 2 + 1024) - spellings.count))
+        }
         if case .known(let s) = spellings[e] { return s }
         let (start, end) = (entries[e].start + 1, entries[e].start + 1 + entries[e].count)
         let kind = MentionKind(rawValue: entries[e].kind)!

@@ -175,7 +175,7 @@ extension PartBuilder {
             numbering.anyUnknown = true
         }
         if fields.any && numbering.anyUnknown { part.unknownFacts.append(unknown) }
-        return numbering.distinct.elements.count
+        return numbering.distinct.count
     }
 
     /// The keyed part built since the last call; starts a fresh one.

@@ -23,7 +23,7 @@ enum TweetSpellings {
                         _ body: (Int32, String?, Int) -> Void) {
         seen.removeAll()
         func take(_ id: Int32, _ spelling: String?, _ entry: Int) {
-            guard seen.insert(SeenSpelling(id: id, spelling: spelling)) else { return }
+            guard seen.insert(id, spelling) else { return }
             body(id, spelling, entry)
         }
         if reading.mentionsFromText {
@@ -77,10 +77,29 @@ enum TweetSpellings {
 }
 
 
-/// The (mention, spelling) pairs of one tweet met so far.
-typealias SeenSpellings = DistinctList<SeenSpelling>
+/// The (mention, spelling) pairs of one tweet met so far: the mentions
+/// written as their keys (nearly all) apart, as bare ids, so that the
+/// common case compares and clears no strings.
+struct SeenSpellings {
+    private var asKeys = DistinctList<Int32>()
+    private var written = DistinctList<SeenSpelling>()
+
+    /// Adds (`id`, `spelling`), the spelling nil for the key itself; false when it was there already.
+    @inline(__always)
+    mutating func insert(_ id: Int32, _ spelling: String?) -> Bool {
+        guard let spelling else { return asKeys.insert(id) }
+        return written.insert(SeenSpelling(id: id, spelling: spelling))
+    }
+
+    /// Empties it for the next tweet, keeping the storage.
+    @inline(__always)
+    mutating func removeAll() {
+        asKeys.removeAll()
+        written.removeAll()
+    }
+}
 
 struct SeenSpelling: Hashable {
     var id: Int32
-    var spelling: String?
+    var spelling: String
 }
