@@ -142,7 +142,7 @@ public struct MentionSet {
     }
 
     public mutating func removeAll() {
-        ids.removeAll(keepingCapacity: true)
+        Array.clear(&ids)
         if stamped {
             stamped = false
             generation &+= 1
