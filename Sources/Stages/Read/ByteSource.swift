@@ -91,15 +91,26 @@ public final class FileSource: ByteSource {
     /// Reads up to `count` bytes at `offset` without moving the position.
     public func peek(at offset: Int64, count: Int) throws(ReadError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
+        var failure: ReadError?
+        let got = out.withUnsafeMutableBytes { buffer -> Int in
+            do throws(ReadError) { return try peek(at: offset, into: buffer) } catch { failure = error; return 0 }
+        }
+        if let failure { throw failure }
+        out.removeLast(count - got)
+        return out
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` into `buffer` without
+    /// moving the position; returns how many (fewer only at the end).
+    func peek(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(ReadError) -> Int {
         var got = 0
-        while got < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, count - got, off_t(offset) + off_t(got)) }
+        while got < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + got, buffer.count - got, off_t(offset) + off_t(got))
             if n < 0 { if errno == EINTR { continue }; throw ReadError(String(cString: strerror(errno))) }
             if n == 0 { break }
             got += n
         }
-        out.removeLast(count - got)
-        return out
+        return got
     }
 
     /// Moves the position (for libarchive's seek callback on whole files).

@@ -275,9 +275,7 @@ final class GzipSource: ByteSource {
             if upstreamDone {
                 n = 0
             } else if let file, file.isSeekable {
-                let bytes = try file.peek(at: fileBase + consumedBefore + Int64(end) + Int64(fedAhead), count: Self.chunk)
-                bytes.withUnsafeBytes { peeked.copyMemory(from: $0) }
-                n = bytes.count
+                n = try file.peek(at: fileBase + consumedBefore + Int64(end) + Int64(fedAhead), into: peeked)
                 probe.pointee.next_in = peeked.baseAddress!.assumingMemoryBound(to: UInt8.self)
             } else {
                 if nextChunk == aheadSizes.count {
