@@ -253,15 +253,13 @@ public final class MentionTable {
     /// The id of the key of a new spelling written in ASCII without escapes
     /// (SPEC §5's normalisation of ASCII is lowercasing A to Z).
     private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> Int32 {
-        scratch.removeAll(keepingCapacity: true)
         if kind == .url { return linkKeyID(String(decoding: raw, as: UTF8.self)) }
-        scratch.append(kind.signByte)
-        scratch.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
-        scratch.withUnsafeMutableBufferPointer { key in
-            for i in 1..<key.count { key[i] = MentionKey.lowercasedASCII(key[i]) }
-        }
-        return scratch.withUnsafeBytes { key in
-            numbering.number(ascii: key) { String(decoding: key, as: UTF8.self) }
+        // The key's bytes built on the stack (a mention's few bytes): no array cleared and grown per new key.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 1) { key in
+            key[0] = kind.signByte
+            for i in 0..<raw.count { key[i + 1] = MentionKey.lowercasedASCII(raw[i]) }
+            let bytes = UnsafeRawBufferPointer(key)
+            return numbering.number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }
         }
     }
 
