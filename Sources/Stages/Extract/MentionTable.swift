@@ -112,7 +112,7 @@ public final class MentionTable {
     private var entries: [Entry] = []
     /// Spellings of entries, as far as asked for (`spelling(ofEntry:)`).
     private var spellings: [Spelling] = []
-    private var arena: [UInt8] = []
+    private var arena = ByteArena()
     /// A new ASCII spelling's key bytes, built here before they are looked up.
     private var scratch: [UInt8] = []
     /// Lookups of spellings that held invalid UTF-8 (replaced with U+FFFD in
@@ -210,7 +210,7 @@ public final class MentionTable {
         let index = entries.count
         entries.append(Entry(start: arena.count, count: raw.count, id: id, kind: kind.rawValue, escaped: escaped))
         arena.append(kind.rawValue)
-        arena.append(contentsOf: raw.assumingMemoryBound(to: UInt8.self))
+        arena.append(raw)
         slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0), hashLow: UInt32(truncatingIfNeeded: h),
                                id: id, entry: Int32(index + 1))
         let placed = position
@@ -225,7 +225,7 @@ public final class MentionTable {
     private func sameLongBytes(_ e: Int, _ raw: UnsafeRawBufferPointer) -> Bool {
         let entry = entries[e]
         guard entry.count == raw.count else { return false }
-        return arena.withUnsafeBufferPointer { a in
+        return arena.storage.withUnsafeBufferPointer { a in
             memcmp(a.baseAddress! + entry.start + 1, raw.baseAddress!, raw.count) == 0
         }
     }
@@ -389,7 +389,7 @@ public final class MentionTable {
         let kind = MentionKind(rawValue: entries[e].kind)!
         let id = entries[e].id
         let escaped = entries[e].escaped
-        let s: String? = arena.withUnsafeBufferPointer { a in
+        let s: String? = arena.storage.withUnsafeBufferPointer { a in
             let raw = UnsafeBufferPointer(rebasing: a[start..<end])
             if !escaped && !raw.contains(where: { $0 >= 0x80 }) {
                 // ASCII as written (the common case): the key itself when its bytes follow the sign, no string made.
