@@ -95,4 +95,29 @@ final class PerRecordListTests: XCTestCase {
         }
         XCTAssertEqual(file.position, 0)
     }
+
+    /// `ByteArena` holds exactly the runs appended, in order, across its
+    /// growth; a copy is a value (appending to one leaves the other as it was).
+    func testByteArenaHoldsTheRunsAppended() {
+        var arena = ByteArena(), expected: [UInt8] = []
+        var rng = SystemRandomNumberGenerator()
+        for i in 0..<3000 {
+            if i % 7 == 0 {
+                let b = UInt8.random(in: 0...255, using: &rng)
+                arena.append(b)
+                expected.append(b)
+            } else {
+                let run = (0..<Int.random(in: 0...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                run.withUnsafeBytes { arena.append($0) }
+                expected += run
+            }
+            XCTAssertEqual(arena.count, expected.count)
+        }
+        XCTAssertEqual(Array(arena.storage.prefix(arena.count)), expected)
+        var copy = arena
+        [UInt8]([1, 2, 3]).withUnsafeBytes { copy.append($0) }
+        XCTAssertEqual(arena.count, expected.count)
+        XCTAssertEqual(Array(arena.storage.prefix(arena.count)), expected)
+        XCTAssertEqual(Array(copy.storage.prefix(copy.count)), expected + [1, 2, 3])
+    }
 }
