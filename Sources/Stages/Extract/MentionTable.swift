@@ -113,7 +113,7 @@ public final class MentionTable {
     /// Spellings of entries, as far as asked for (`spelling(ofEntry:)`).
     private var spellings: [Spelling] = []
     private var arena = ByteArena()
-    /// A new ASCII spelling's key bytes, built here before they are looked up.
+    /// A link host's key bytes, built here before they are looked up (`hostID(ofURL:)`).
     private var scratch: [UInt8] = []
     /// Lookups of spellings that held invalid UTF-8 (replaced with U+FFFD in
     /// the key), so the record can be reported; only ever grows.
