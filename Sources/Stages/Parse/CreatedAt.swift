@@ -14,6 +14,62 @@ public enum CreatedAt {
         return isDigit(first) ? iso(bytes, noOffsetIsUTC: noOffsetIsUTC) : classic(bytes)
     }
 
+    /// `parse(_:noOffsetIsUTC:)`, the date's days taken from `memo` when
+    /// its bytes are those of a date read through it before: a dump's posts
+    /// fall on few days, so nearly every time is of a date met already,
+    /// told by comparing two or three words. The time of day is read
+    /// and checked as always; the result is `parse`'s, byte for byte.
+    @inline(__always)
+    public static func parse(_ bytes: UnsafeRawBufferPointer, noOffsetIsUTC: Bool = false, memo: inout DateMemo) -> Int64? {
+        guard let first = bytes.first else { return nil }
+        return isDigit(first) ? iso(bytes, noOffsetIsUTC: noOffsetIsUTC, memo: &memo) : classic(bytes, memo: &memo)
+    }
+
+    /// The dates read through `parse(_:noOffsetIsUTC:memo:)`: up to 128 of
+    /// each form (a dump's days, in any order), each by its bytes as words
+    /// and what it adds to the time of day, in one of the two places its
+    /// words mix to (so two dates met in turn do not push each other out).
+    /// A reader keeps one (a worker's record, from record to record).
+    public struct DateMemo {
+        /// Classic: bytes 3..<11 (` Apr 06 `), 19..<27 (` +0000 2`) and
+        /// 26..<30 (`2011`), and the date's days × 86,400 less the offset.
+        fileprivate struct Classic {
+            var a: UInt64 = 0, b: UInt64 = 0, c: UInt32 = 0, base: Int64 = 0, set = false
+        }
+        /// ISO 8601: bytes 0..<8 (`2021-04-`) and 8..<10 (`01`), and the date's days × 86,400.
+        fileprivate struct ISO {
+            var a: UInt64 = 0, b: UInt16 = 0, base: Int64 = 0, set = false
+        }
+        fileprivate var classic = [Classic](repeating: Classic(), count: 128)
+        fileprivate var iso = [ISO](repeating: ISO(), count: 128)
+
+        public init() {}
+
+        /// The first of the two places of a date whose words mix to `x` (the other is the next).
+        @inline(__always)
+        fileprivate static func slot(_ x: UInt64) -> Int { Int(truncatingIfNeeded: (x &* 0x9E37_79B9_7F4A_7C15) >> 58) << 1 }
+
+        /// Where a new date goes of the two places from `slot`: an empty one, else the second.
+        @inline(__always)
+        fileprivate static func place(_ slot: Int, empty: Bool) -> Int { empty ? slot : slot | 1 }
+
+        /// Whether the date `bytes` begin with is held (for tests).
+        func hasDate(of bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBytes { b in
+                if b.count == 30 {
+                    let a = b.loadUnaligned(fromByteOffset: 3, as: UInt64.self), w = b.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
+                    let c = b.loadUnaligned(fromByteOffset: 26, as: UInt32.self)
+                    let s = DateMemo.slot(a ^ w &* 31 ^ UInt64(c))
+                    for m in classic[s...(s | 1)] where m.set && m.a == a && m.b == w && m.c == c { return true }
+                }
+                guard b.count >= 19 else { return false }
+                let a = b.loadUnaligned(as: UInt64.self), d = b.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+                let s = DateMemo.slot(a &+ UInt64(d))
+                return iso[s...(s | 1)].contains { $0.set && $0.a == a && $0.b == d }
+            }
+        }
+    }
+
     public static func parse(_ text: String, noOffsetIsUTC: Bool = false) -> Int64? {
         var t = text
         return t.withUTF8 { parse(UnsafeRawBufferPointer($0), noOffsetIsUTC: noOffsetIsUTC) }
@@ -60,10 +116,66 @@ public enum CreatedAt {
         return epoch(year, month, day, h, mi, s, offset)
     }
 
+    /// `classic`, the date from `memo` when its words are a date it holds.
+    private static func classic(_ b: UnsafeRawBufferPointer, memo: inout DateMemo) -> Int64? {
+        guard b.count == 30, let p = b.baseAddress else { return nil }
+        let a = p.loadUnaligned(fromByteOffset: 3, as: UInt64.self), w = p.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
+        let c = p.loadUnaligned(fromByteOffset: 26, as: UInt32.self)
+        let slot = DateMemo.slot(a ^ w &* 31 ^ UInt64(c))
+        var m = memo.classic[slot]
+        if !(m.a == a && m.b == w && m.c == c) { m = memo.classic[slot | 1] }
+        if m.set && m.a == a && m.b == w && m.c == c {
+            // Bytes 3–10 and 19–29 are a date `classic` read: its separators, month, day, offset and year.
+            guard b[13] == 0x3A, b[16] == 0x3A, let h = number(b, 11, 2), let mi = number(b, 14, 2), let s = number(b, 17, 2),
+                  h < 24, mi < 60, s < 61
+            else { return nil }
+            return m.base + h * 3600 + mi * 60 + s
+        }
+        guard let t = classic(b) else { return nil }
+        memo.classic[DateMemo.place(slot, empty: !memo.classic[slot].set)] =
+            DateMemo.Classic(a: a, b: w, c: c, base: t - secondsOfDay(b), set: true)
+        return t
+    }
+
+    /// `iso`, the date from `memo` when its words are a date it holds.
+    private static func iso(_ b: UnsafeRawBufferPointer, noOffsetIsUTC: Bool, memo: inout DateMemo) -> Int64? {
+        guard b.count >= 19, let p = b.baseAddress else { return nil }
+        let a = p.loadUnaligned(as: UInt64.self), d = p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+        let slot = DateMemo.slot(a &+ UInt64(d))
+        var m = memo.iso[slot]
+        if !(m.a == a && m.b == d) { m = memo.iso[slot | 1] }
+        if m.set && m.a == a && m.b == d {
+            // Bytes 0–9 are a date `iso` read: its separators, year, month and day.
+            guard let (h, mi, s, zone) = isoTime(b, noOffsetIsUTC: noOffsetIsUTC), h < 24, mi < 60, s < 61 else { return nil }
+            return m.base + h * 3600 + mi * 60 + s - zone
+        }
+        guard let t = iso(b, noOffsetIsUTC: noOffsetIsUTC), let (_, _, _, zone) = isoTime(b, noOffsetIsUTC: noOffsetIsUTC) else {
+            return nil
+        }
+        memo.iso[DateMemo.place(slot, empty: !memo.iso[slot].set)] = DateMemo.ISO(a: a, b: d, base: t - secondsOfDay(b) + zone, set: true)
+        return t
+    }
+
+    /// Hours, minutes and seconds at bytes 11–18 (both forms put them there), as seconds; of a time already read.
+    private static func secondsOfDay(_ b: UnsafeRawBufferPointer) -> Int64 {
+        (number(b, 11, 2) ?? 0) * 3600 + (number(b, 14, 2) ?? 0) * 60 + (number(b, 17, 2) ?? 0)
+    }
+
     /// `2021-04-01T15:52:31.000Z`, `2021-04-01T15:52:31Z`, `2021-04-01T15:52:31+02:00`
     private static func iso(_ b: UnsafeRawBufferPointer, noOffsetIsUTC: Bool) -> Int64? {
-        guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
-              let year = number(b, 0, 4), let month = number(b, 5, 2), let day = number(b, 8, 2),
+        guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, let year = number(b, 0, 4), let month = number(b, 5, 2),
+              let day = number(b, 8, 2), let (h, mi, s, zone) = isoTime(b, noOffsetIsUTC: noOffsetIsUTC)
+        else { return nil }
+        return epoch(year, month, day, h, mi, s, zone)
+    }
+
+    /// What follows an ISO 8601 date (`b.count` at least 19): `T` or a
+    /// space, the time of day, a fraction (dropped) and the zone (UTC when
+    /// there is none and `noOffsetIsUTC`); nil when any of it is not so.
+    /// The time's ranges are `epoch`'s to check.
+    @inline(__always)
+    private static func isoTime(_ b: UnsafeRawBufferPointer, noOffsetIsUTC: Bool) -> (Int64, Int64, Int64, Int64)? {
+        guard b[10] == 0x54 || b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
               let h = number(b, 11, 2), let mi = number(b, 14, 2), let s = number(b, 17, 2)
         else { return nil }
         var i = 19
@@ -71,7 +183,7 @@ public enum CreatedAt {
             i += 1
             while i < b.count, isDigit(b[i]) { i += 1 }
         }
-        if i == b.count { return noOffsetIsUTC ? epoch(year, month, day, h, mi, s, 0) : nil }
+        if i == b.count { return noOffsetIsUTC ? (h, mi, s, 0) : nil }
         let zone: Int64
         if b[i] == 0x5A {
             guard i + 1 == b.count else { return nil }
@@ -80,7 +192,7 @@ public enum CreatedAt {
             guard i + 6 == b.count, let z = offset(b, i, colon: true) else { return nil }
             zone = z
         }
-        return epoch(year, month, day, h, mi, s, zone)
+        return (h, mi, s, zone)
     }
 
     // MARK: Pieces

@@ -136,6 +136,8 @@ public final class DecodedRecord {
     /// The last `created_at` span read by `createdAt(of:)`, and its time (spans of one record name fixed bytes).
     private var timeSpan = ByteSpan(start: -1, end: -1, escaped: false)
     private var timeOfSpan: Int64?
+    /// The dates read, from record to record (a dump's posts fall on few days).
+    private var dates = CreatedAt.DateMemo()
 
     // MARK: Composed strings
 
@@ -248,7 +250,7 @@ public final class DecodedRecord {
             if span.start != timeSpan.start || span.end != timeSpan.end || span.escaped != timeSpan.escaped {
                 timeSpan = span
                 timeOfSpan = span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
-                    : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
+                    : CreatedAt.parse(bytes(span), noOffsetIsUTC: true, memo: &dates)
             }
             if let t = timeOfSpan { return t }
         }
@@ -260,7 +262,7 @@ public final class DecodedRecord {
     func time(_ span: ByteSpan?) -> Int64? {
         guard let span else { return nil }
         return span.escaped ? CreatedAt.parse(string(span), noOffsetIsUTC: true)
-            : CreatedAt.parse(bytes(span), noOffsetIsUTC: true)
+            : CreatedAt.parse(bytes(span), noOffsetIsUTC: true, memo: &dates)
     }
 
     /// The tweet's `lang`, or nil (a Bluesky post's `langs`, joined by `,`).
