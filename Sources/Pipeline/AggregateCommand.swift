@@ -270,8 +270,14 @@ struct AggregateCommand: Command {
             console.reportProblems(ledger)
             return 1
         }
-        let reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
-            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        let reports: [TermReport]
+        do {
+            reports = buckets == nil ? aggregator.reports(minCount: minCount, top: top)
+                : try aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        } catch {
+            console.warn(error.message)
+            return 1
+        }
         let summary: [ReportDocument.Item] = [
             .init("terms", .text(reports.map(\.term.description).joined(separator: ", "))),
             .init("extracts", .text(paths.joined(separator: ", "))),

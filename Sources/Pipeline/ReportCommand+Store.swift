@@ -69,6 +69,9 @@ extension ReportCommand {
             return 0
         } catch let error as StoreError {
             return storeFailure(error)
+        } catch let error as SeriesTooLong {
+            Console.writeStderr("smashtag: \(VisibleText.escaped(error.message))\n")
+            return 1
         } catch {
             return usageFailure(UsageError("\(error)"), usageLine: "usage: smashtag report TERM... --store FILE [options]")
         }

@@ -256,8 +256,14 @@ struct ReportCommand: Command {
         case .scanned(let s): scan = s
         }
         let reports = aggregator.reports(minCount: minCount, top: top)
-        let shown = buckets == nil ? reports
-            : aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        let shown: [TermReport]
+        do {
+            shown = buckets == nil ? reports
+                : try aggregator.seriesReports(minCount: minCount, top: top, since: filters.filter.since, until: filters.filter.until)
+        } catch {
+            Console.writeStderr("smashtag: \(VisibleText.escaped(error.message))\n")
+            return 1
+        }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         var summary = RunSummary(scan.ledger, reports: reports, duplicates: aggregator.duplicates, elapsed: elapsed)
         summary.filter = filters.filter

@@ -303,4 +303,51 @@ final class ByTests: XCTestCase {
                                      "--format", "ndjson"], stdin: Data(counts.utf8))
         XCTAssertTrue(json.stdout.hasPrefix(##"{"term":"#a","bucket":"2021-01-01","tweets":2,"retweets":1,"authors":2,"##), json.stdout)
     }
+
+    /// One post dated 900 years on (a mangled `created_at`) stretches a
+    /// series to about 7.9 million hours × 201 mentions: more rows than any
+    /// report can hold. Every path refuses it before making it, with status
+    /// 1, nothing on stdout, and a message naming the span (the far date
+    /// shows) and how to narrow it; `--since`/`--until` narrow it to the
+    /// rows worked out by hand.
+    func testASeriesTooLongToWriteIsRefusedOnEveryPath() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-far-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 200 posts of 2020-03-01, one an hour from 00:00 UTC round the clock, each with #all and a tag of its own; then one in 2920.
+        var lines: [String] = []
+        for i in 0..<200 {
+            let hour = i % 24
+            let created = "Sun Mar 01 \(hour < 10 ? "0" : "")\(hour):00:00 +0000 2020"
+            lines.append(##"{"id":\##(1000 + i),"id_str":"\##(1000 + i)","created_at":"\##(created)","text":"#all #t\##(i)","##
+                + ##""user":{"screen_name":"a\##(i)"},"entities":{"hashtags":[{"text":"all"},{"text":"t\##(i)"}],"user_mentions":[]}}"##)
+        }
+        lines.append(##"{"id":5000,"id_str":"5000","created_at":"Sun Mar 01 20:38:46 +0000 2920","text":"#all","##
+            + ##""user":{"screen_name":"far"},"entities":{"hashtags":[{"text":"all"}],"user_mentions":[]}}"##)
+        let dump = dir.appendingPathComponent("far.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dump, atomically: false, encoding: .utf8)
+        let store = dir.appendingPathComponent("far.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest", "--store", store, "-q", dump]).status, 0)
+        let extract = try Smashtag.run(["extract", "#all", dump, "--by", "hour"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let options = ["--by", "hour", "--min-count", "1", "-q"]
+        let paths: [(String, Smashtag.Result)] = [
+            ("dumps", try Smashtag.run(["report", "#all", dump] + options)),
+            ("store", try Smashtag.run(["report", "#all", "--store", store] + options)),
+            ("extract | aggregate", try Smashtag.run(["aggregate"] + options, stdin: Data(extract.stdout.utf8))),
+        ]
+        for (path, r) in paths {
+            XCTAssertEqual(r.status, 1, "\(path): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "", path)
+            XCTAssertTrue(r.stderr.contains("the series of #all by hour would have about"), "\(path): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("from 2020-03-01T00:00:00Z to 2920-03-01T20:38:46Z × 201 mentions"), "\(path): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--since/--until"), "\(path): \(r.stderr)")
+        }
+        // Narrowed to the day: 24 hours × the 201 mentions, zero-filled; the far post left out before matching.
+        let day = try Smashtag.report(["#all", dump, "--since", "2020-03-01", "--until", "2020-03-02"] + options)
+        let rows = day.stdout.split(separator: "\n").dropFirst()
+        XCTAssertEqual(rows.count, 24 * 201)
+        XCTAssertEqual(rows.filter { $0.hasPrefix("#all,2020-03-01T05,hashtag,#all,") }, ["#all,2020-03-01T05,hashtag,#all,9"])
+        XCTAssertEqual(rows.filter { $0.hasSuffix(",hashtag,#t29,1") }, ["#all,2020-03-01T05,hashtag,#t29,1"])
+    }
 }

@@ -99,11 +99,24 @@ extension Aggregator {
     ///     when given, the series spans their buckets instead of the term's
     ///     first to last.
     /// - Complexity: O(buckets × chosen mentions) per term.
-    public func seriesReports(minCount: Int, top: Int?, since: Int64? = nil, until: Int64? = nil) -> [TermReport] {
+    /// - Throws: `SeriesTooLong` before anything is made when a term's
+    ///   series would have more than `seriesRowLimit` rows (a post dated
+    ///   centuries away, under `'*' --by hour`): no report that size can be
+    ///   written, and the run says how to narrow it instead of running out of memory.
+    public func seriesReports(minCount: Int, top: Int?, since: Int64? = nil,
+                              until: Int64? = nil) throws(SeriesTooLong) -> [TermReport] {
         guard let buckets else { return reports(minCount: minCount, top: top) }
+        let chosenReports = terms.indices.map { wholePeriod(term: $0, minCount: minCount, top: top) }
+        for t in terms.indices {
+            guard let from = since ?? slots.first[t], let through = until.map({ $0 - 1 }) ?? slots.last[t] else { continue }
+            let mentions = chosenReports[t].rowCount, spans = SeriesTooLong.buckets(from: from, through: through, unit: buckets.unit)
+            if mentions.multipliedReportingOverflow(by: spans).partialValue > Aggregator.seriesRowLimit || spans > Aggregator.seriesRowLimit {
+                throw SeriesTooLong(term: terms[t], unit: buckets.unit, first: from, last: through, buckets: spans, mentions: mentions)
+            }
+        }
         var out: [TermReport] = []
         for t in terms.indices {
-            let chosen = wholePeriod(term: t, minCount: minCount, top: top)
+            let chosen = chosenReports[t]
             guard let from = since ?? slots.first[t], let through = until.map({ $0 - 1 }) ?? slots.last[t] else { continue }
             var bySlot: [String: Int] = [:]
             for s in slots.termSlots[t] { bySlot[slots.names[Int(slots.slotBucket[s])]] = s }
@@ -141,5 +154,45 @@ extension Aggregator {
             }
         }
         return out
+    }
+}
+
+extension Aggregator {
+    /// The most rows a term's series may have (about 2 GB of CSV).
+    public static let seriesRowLimit = 50_000_000
+}
+
+/// A series of `--by` too long to write (`Aggregator.seriesRowLimit`): what
+/// it spans, so the message can say which dates widened it.
+public struct SeriesTooLong: Error {
+    public let term: Term
+    public let unit: TimeBuckets.Unit
+    /// The first and last instant the series spans (seconds).
+    public let first: Int64
+    public let last: Int64
+    /// About how many buckets that is, and the mentions chosen for each.
+    public let buckets: Int
+    public let mentions: Int
+
+    /// About how many buckets of `unit` from `first` through `last` (by the unit's mean length; at least 1).
+    static func buckets(from first: Int64, through last: Int64, unit: TimeBuckets.Unit) -> Int {
+        let seconds: Int64
+        switch unit {
+        case .hour: seconds = 3_600
+        case .day: seconds = 86_400
+        case .week: seconds = 604_800
+        case .month: seconds = 2_629_746
+        case .year: seconds = 31_556_952
+        }
+        return Int(max(0, last - first) / seconds) + 1
+    }
+
+    /// The one line the commands print.
+    public var message: String {
+        let rows = mentions.multipliedReportingOverflow(by: buckets).partialValue
+        return "the series of \(term.description) by \(unit.rawValue) would have about \(TableRenderer.grouped(rows)) rows "
+            + "(\(TableRenderer.grouped(buckets)) \(unit.rawValue)s from \(CreatedAt.isoSeconds(first)) to \(CreatedAt.isoSeconds(last)) "
+            + "× \(TableRenderer.grouped(mentions)) mentions; at most \(TableRenderer.grouped(Aggregator.seriesRowLimit))): "
+            + "narrow it with --since/--until (a post dated far away widens it), --top N or --min-count N"
     }
 }

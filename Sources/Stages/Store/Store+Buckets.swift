@@ -32,14 +32,14 @@ extension Store {
     ///   - filter: SPEC §12.2's filters; its `--since`/`--until` leave out
     ///     the tweets outside them, and the series spans their buckets.
     ///   - facts: what SPEC §12.3's columns need, counted per bucket (`ReportColumns.facts`).
-    /// - Throws: `TermNeedsText` for a word term on a store without text; `StoreError`.
+    /// - Throws: `TermNeedsText` for a word term on a store without text; `SeriesTooLong`; `StoreError`.
     /// - Complexity: one pass over the tweets and the links, in id order;
     ///   memory O(distinct mentions) for their keys, plus the aggregator's.
     public func series(_ terms: [Term], buckets: TimeBuckets, minCount: Int, top: Int?,
                        filter: TweetFilter = TweetFilter(), facts: PostFields = PostFields()) throws -> Series {
         let aggregator = Aggregator(terms: terms, facts: facts, buckets: buckets)
         let scanned = try scan(terms, filter: filter, into: aggregator)
-        return Series(reports: aggregator.seriesReports(minCount: minCount, top: top, since: filter.since, until: filter.until),
+        return Series(reports: try aggregator.seriesReports(minCount: minCount, top: top, since: filter.since, until: filter.until),
                       totals: aggregator.reports(minCount: minCount, top: top), unknownTime: scanned.unknownTime,
                       unknownFacts: scanned.unknownFacts)
     }
