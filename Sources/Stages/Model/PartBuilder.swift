@@ -87,7 +87,7 @@ struct PartBuilder<Numbering> {
     /// The part built since the last call; a fresh one starts.
     mutating func takePart() -> PostPart {
         let done = part
-        part = PostPart()
+        part = PostPart(roomOf: done)
         spellingIndex.removeAll(keepingCapacity: true)
         return done
     }

@@ -124,6 +124,24 @@ public struct PostPart: Sendable {
 
     public init() {}
 
+    /// An empty part with room for as many of each list as `last` held:
+    /// the pieces of a run are alike, so the next one's lists are not
+    /// grown (and copied) step by step from nothing.
+    init(roomOf last: PostPart) {
+        func room<T>(_ list: inout [T], _ n: Int) { if n > 0 { list.reserveCapacity(n) } }
+        room(&tweetIDs, last.tweetIDs.count)
+        room(&termMasks, last.termMasks.count)
+        room(&mentionEnds, last.mentionEnds.count)
+        room(&mentions, last.mentions.count)
+        room(&keys, last.keys.count)
+        room(&retweets, last.retweets.count)
+        room(&authors, last.authors.count)
+        room(&spellingEnds, last.spellingEnds.count)
+        room(&spellingMentions, last.spellingMentions.count)
+        room(&spellingTexts, last.spellingTexts.count)
+        room(&times, last.times.count)
+    }
+
     /// How many posts the part holds.
     public var count: Int { tweetIDs.count }
 
