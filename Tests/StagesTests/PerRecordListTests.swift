@@ -120,4 +120,27 @@ final class PerRecordListTests: XCTestCase {
         XCTAssertEqual(Array(arena.storage.prefix(arena.count)), expected)
         XCTAssertEqual(Array(copy.storage.prefix(copy.count)), expected + [1, 2, 3])
     }
+
+    /// The part a builder starts after taking one is empty, with room for
+    /// as many of each list as the one taken held (and none where it held none).
+    func testANewPartHasTheRoomOfTheLast() {
+        var last = PostPart()
+        for i in 0..<700 {
+            last.tweetIDs.append(UInt64(i))
+            last.termMasks.append(1)
+            last.mentionEnds.append(Int32(3 * i + 3))
+            last.mentions += [0, 1, 2]
+            last.times.append(Int64(i))
+        }
+        last.keys = (0..<300).map { "#k\($0)" }
+        let next = PostPart(roomOf: last)
+        XCTAssertEqual(next.count, 0)
+        XCTAssertTrue(next.mentions.isEmpty && next.keys.isEmpty && next.times.isEmpty)
+        XCTAssertGreaterThanOrEqual(next.tweetIDs.capacity, 700)
+        XCTAssertGreaterThanOrEqual(next.mentions.capacity, 2_100)
+        XCTAssertGreaterThanOrEqual(next.keys.capacity, 300)
+        XCTAssertGreaterThanOrEqual(next.times.capacity, 700)
+        XCTAssertEqual(next.authors.capacity, 0)
+        XCTAssertEqual(next.spellingMentions.capacity, 0)
+    }
 }
