@@ -87,7 +87,9 @@ struct ReportOutput {
         let bytes: [UInt8]
         do {
             bytes = try make()
-        } catch let error as OutputFile.Failure {
+        } catch var error as OutputFile.Failure {
+            // A workbook is put together in a temporary file first: the message names the file asked for.
+            if let path { error.path = path }
             return failed(error, console: console, interrupts: interrupts)
         } catch {
             Console.writeStderr("smashtag: \(error)\n")

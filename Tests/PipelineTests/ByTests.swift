@@ -343,6 +343,15 @@ final class ByTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("from 2020-03-01T00:00:00Z to 2920-03-01T20:38:46Z × 201 mentions"), "\(path): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("--since/--until"), "\(path): \(r.stderr)")
         }
+        // By month it is 10,801 months × 201 mentions = 2,171,001 rows: written as CSV, too many for a
+        // sheet. The workbook is refused naming the file asked for (not the temporary one it is put
+        // together in), and nothing is left at that path.
+        let book = dir.appendingPathComponent("series.xlsx").path
+        let months = try Smashtag.run(["report", "#all", dump, "--by", "month", "--min-count", "1", "-o", book, "-q"])
+        XCTAssertEqual(months.status, 1, months.stderr)
+        XCTAssertEqual(months.stderr, "smashtag: cannot write \(book): #all has 2171001 rows, and a sheet holds 1,048,575: "
+                       + "keep fewer with --top, --min-count or a longer --by\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: book))
         // Narrowed to the day: 24 hours × the 201 mentions, zero-filled; the far post left out before matching.
         let day = try Smashtag.report(["#all", dump, "--since", "2020-03-01", "--until", "2020-03-02"] + options)
         let rows = day.stdout.split(separator: "\n").dropFirst()
