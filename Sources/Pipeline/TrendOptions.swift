@@ -41,7 +41,7 @@ struct TrendOptions {
             let parsed: TrendWindows.Current?
             do { parsed = try TrendWindows.parseCurrent(v, time: { try Self.time($0, "--current") }) } catch { throw error as! UsageError }
             guard let parsed else {
-                throw UsageError("--current takes a number of hours, days or weeks (6h, 1d, 7d, 2w) or a window A..B "
+                throw UsageError("--current takes a number of hours, days or weeks from 1 to 100,000 (6h, 1d, 7d, 2w) or a window A..B "
                                  + "(2020-03-01..2020-03-08, or date-times with Z or an offset), not '\(v)'")
             }
             current = parsed
@@ -50,7 +50,7 @@ struct TrendOptions {
             let parsed: TrendWindows.Baseline?
             do { parsed = try TrendWindows.parseBaseline(v, time: { try Self.time($0, "--baseline") }) } catch { throw error as! UsageError }
             guard let parsed else {
-                throw UsageError("--baseline takes previous, weekago, mean:K (K ≥ 1) or a window A..B, not '\(v)'")
+                throw UsageError("--baseline takes previous, weekago, mean:K (K from 1 to 10,000) or a window A..B, not '\(v)'")
             }
             baseline = parsed
         case "--now": now = try Self.time(try a.value(), "--now")

@@ -170,6 +170,9 @@ final class TrendTests: XCTestCase {
             (["*", Self.rise, "--current", "7x"], "--current takes"),
             (["*", Self.rise, "--current", "2020-03-08..2020-03-01"], "empty window"),
             (["*", Self.rise, "--current", "1d", "--baseline", "mean:0"], "--baseline takes"),
+            // Past the bounds, the message says what the bounds are.
+            (["*", Self.rise, "--current", "1d", "--baseline", "mean:10001"], "mean:K (K from 1 to 10,000)"),
+            (["*", Self.rise, "--current", "100001d"], "from 1 to 100,000"),
             (["*", Self.rise, "--current", "1d", "--min-count", "2"], "--min-count does not apply"),
             (["*", Self.rise, "--current", "1d", "--columns", "term"], "--columns does not apply"),
             (["*", Self.rise, "--current", "1d", "--by", "day"], "--by does not apply"),
