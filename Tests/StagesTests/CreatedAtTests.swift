@@ -91,4 +91,43 @@ final class CreatedAtTests: XCTestCase {
         XCTAssertEqual(read("2011-04-06 19:13:39"), 1_302_117_219)
         XCTAssertNil(read("2011-04-06T19:60:39Z"))
     }
+
+    /// `clock` reads `HH:MM:SS` at bytes 11–18 as one word: against a byte
+    /// by byte reading, for every byte value at each of the eight places of
+    /// a valid time, and for every hour, minute and second up to 99.
+    func testClockReadsTheTimeOfDayAsBytesWould() {
+        func reference(_ t: [UInt8]) -> Int64? {
+            func two(_ i: Int) -> Int64? {
+                guard t[i] &- 0x30 < 10, t[i + 1] &- 0x30 < 10 else { return nil }
+                return Int64(t[i] - 0x30) * 10 + Int64(t[i + 1] - 0x30)
+            }
+            guard t[2] == 0x3A, t[5] == 0x3A, let h = two(0), let m = two(3), let s = two(6), h < 24, m < 60, s < 61 else { return nil }
+            return h * 3600 + m * 60 + s
+        }
+        func clock(_ t: [UInt8]) -> Int64? {
+            (Array(repeating: UInt8(ascii: "x"), count: 11) + t + [0x20]).withUnsafeBytes { CreatedAt.clock($0.baseAddress!) }
+        }
+        var valid = 0
+        for place in 0..<8 {
+            for byte in 0...255 {
+                var t = Array("12:34:56".utf8)
+                t[place] = UInt8(byte)
+                XCTAssertEqual(clock(t), reference(t), "\(t)")
+                if reference(t) != nil { valid += 1 }
+            }
+        }
+        for v in 0..<100 {
+            for t in [String(format: "%02d:00:00", v), String(format: "00:%02d:00", v), String(format: "00:00:%02d", v)] {
+                let bytes = Array(t.utf8)
+                XCTAssertEqual(clock(bytes), reference(bytes), t)
+                if reference(bytes) != nil { valid += 1 }
+            }
+        }
+        // Worked out by hand: 12:34:56 stays a time with 0–2 for its first digit (3), any second digit (10),
+        // a colon (1 each), 0–5 for the tens of minutes (6) and of seconds (6), any last digit (10, 10):
+        // 47; and hours 0–23, minutes 0–59, seconds 0–60: 145.
+        XCTAssertEqual(valid, 47 + 145)
+        XCTAssertEqual(clock(Array("23:59:60".utf8)), 86_400)
+        XCTAssertNil(clock(Array("24:00:00".utf8)))
+    }
 }

@@ -126,10 +126,8 @@ public enum CreatedAt {
         if !(m.a == a && m.b == w && m.c == c) { m = memo.classic[slot | 1] }
         if m.set && m.a == a && m.b == w && m.c == c {
             // Bytes 3–10 and 19–29 are a date `classic` read: its separators, month, day, offset and year.
-            guard b[13] == 0x3A, b[16] == 0x3A, let h = number(b, 11, 2), let mi = number(b, 14, 2), let s = number(b, 17, 2),
-                  h < 24, mi < 60, s < 61
-            else { return nil }
-            return m.base + h * 3600 + mi * 60 + s
+            guard let seconds = clock(p) else { return nil }
+            return m.base + seconds
         }
         guard let t = classic(b) else { return nil }
         memo.classic[DateMemo.place(slot, empty: !memo.classic[slot].set)] =
@@ -154,6 +152,26 @@ public enum CreatedAt {
         }
         memo.iso[DateMemo.place(slot, empty: !memo.iso[slot].set)] = DateMemo.ISO(a: a, b: d, base: t - secondsOfDay(b) + zone, set: true)
         return t
+    }
+
+    /// `HH:MM:SS` at bytes 11–18 (both forms put it there) as seconds of
+    /// the day, nil unless it is two digits, a colon, two, a colon and two,
+    /// with the ranges `epoch` checks (hour below 24, minute below 60,
+    /// second below 61): the eight bytes read and checked as one word.
+    @inline(__always)
+    static func clock(_ p: UnsafeRawPointer) -> Int64? {
+        let w = UInt64(littleEndian: p.loadUnaligned(fromByteOffset: 11, as: UInt64.self))
+        // Digits at bytes 0, 1, 3, 4, 6, 7: high nibble 3, and no carry into it when 6 is added (0x30–0x39);
+        // colons at bytes 2 and 5.
+        let high: UInt64 = 0xF0F0_00F0_F000_F0F0, threes: UInt64 = 0x3030_0030_3000_3030
+        guard w & high == threes, (w &+ 0x0606_0006_0600_0606) & high == threes,
+              w & 0x0000_FF00_00FF_0000 == 0x0000_3A00_003A_0000
+        else { return nil }
+        let d = w & 0x0F0F_000F_0F00_0F0F
+        @inline(__always) func digit(_ k: UInt64) -> Int64 { Int64(truncatingIfNeeded: (d >> (8 * k)) & 0xFF) }
+        let h = digit(0) * 10 + digit(1), mi = digit(3) * 10 + digit(4), s = digit(6) * 10 + digit(7)
+        guard h < 24, mi < 60, s < 61 else { return nil }
+        return h * 3600 + mi * 60 + s
     }
 
     /// Hours, minutes and seconds at bytes 11–18 (both forms put them there), as seconds; of a time already read.
