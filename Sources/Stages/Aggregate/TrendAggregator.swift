@@ -255,7 +255,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             maps[ObjectIdentifier(c)] = map
         }
         let made = TrendTotals(added: added, dropped: parallel ? dropped : nil, global: { maps[ObjectIdentifier($0)]! },
-                               keys: keys.keys, slots: all.count * terms.count, terms: terms.count)
+                               keys: keys.keys, slots: all.count * terms.count, terms: terms.count, windows: all.count)
         // The counters stay as they are (no more parts come): freeing their arrays one by one would cost
         // the run's end more time than the memory is worth; they go with the aggregator.
         totals = made
@@ -278,14 +278,18 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         let k = windows.baselines.count
         let n = keys.keys.count
         let first = t * all.count
-        let currentTweets = totals.tweets[first], currentAuthors = totals.authors[first]
-        // By mention id: the sums over the baselines.
+        // By mention id: the current window's tweets and authors, and the sums over the baselines.
+        var currentTweets = [Int32](repeating: 0, count: n), currentAuthors = [Int32](repeating: 0, count: n)
+        for (k, m) in totals.present[first].enumerated() {
+            currentTweets[Int(m)] = totals.presentTweets[first][k]
+            currentAuthors[Int(m)] = totals.presentAuthors[first][k]
+        }
         var baseTweets = [Int](repeating: 0, count: n), baseAuthors = [Int](repeating: 0, count: n)
         for w in 1..<all.count {
-            let tweets = totals.tweets[first + w], authors = totals.authors[first + w]
-            for i in 0..<n where tweets[i] != 0 {
-                baseTweets[i] += Int(tweets[i])
-                baseAuthors[i] += Int(authors[i])
+            let present = totals.present[first + w], tweets = totals.presentTweets[first + w], authors = totals.presentAuthors[first + w]
+            for (k, m) in present.enumerated() {
+                baseTweets[Int(m)] += Int(tweets[k])
+                baseAuthors[Int(m)] += Int(authors[k])
             }
         }
         let scale = Fraction(Int128(windows.scale.numerator), Int128(windows.scale.denominator) * Int128(k))

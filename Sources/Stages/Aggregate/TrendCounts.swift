@@ -1,7 +1,8 @@
 /// What one thread counts for `smashtag trend` (SPEC §14), per term and
-/// window, in a numbering of the mentions of its own: the tweets carrying
-/// each mention, one (mention, author) entry per tweet with an author, and
-/// over the current window the tweets writing each (mention, spelling).
+/// window, in a numbering of the mentions of its own: one (mention,
+/// author) entry per tweet carrying the mention (the author `noAuthor` when
+/// it has none), and over the current window the tweets writing each
+/// (mention, spelling).
 ///
 ///     worker w:  every copy a worker matched ─▶ TrendCounts of worker w   (in parallel, no lock)
 ///     merge:     a later copy of a (tweet, term) ─▶ TrendCounts of the dropped copies
@@ -9,21 +10,21 @@
 ///
 /// Counting is a sum, so any thread can do it; only which copy of a tweet
 /// counts depends on input order (SPEC §6), and the merge decides that. The
-/// (mention, author) entries are appended, not hashed: the distinct authors
-/// of a mention come from one counting pass by mention at the end
-/// (`TrendTotals`), a few passes over memory where a hash table would miss
-/// the caches on nearly every tweet.
+/// (mention, author) entries are appended, not hashed or counted in place:
+/// a mention's tweets and distinct authors come from putting them in order
+/// of mention at the end (`TrendTotals`), a few passes over memory where a
+/// table by mention would miss the caches on nearly every tweet, and what a
+/// window holds costs what its tweets are, however many windows there are.
 ///
 /// - Complexity: O(1) per (copy, term, window, mention); memory 8 bytes a
-///   (tweet, mention) with an author per window, a count per mention per
-///   window, and a slot per (mention, spelling) of the current window.
+///   (tweet, mention) per window holding the tweet, and a slot per
+///   (mention, spelling) of the current window.
 final class TrendCounts {
     /// Every window, current first.
     let windows: [TrendWindows.Window]
     let kinds: MentionKinds
-    /// Slot `term * windows.count + window`, by id: the tweets carrying the mention.
-    private(set) var tweets: [[Int32]]
-    /// Per slot: `mention << 32 | author`, one per tweet counted that has an author.
+    /// Slot `term * windows.count + window`: `mention << 32 | author`, one per
+    /// tweet counted carrying the mention (the author `noAuthor` when it has none).
     private(set) var pairs: [[UInt64]]
     /// Per term, over the current window: `mention << 32 | spelling` → tweets writing it so;
     /// the spelling `TrendCounts.asKey` when written as its key.
@@ -49,12 +50,13 @@ final class TrendCounts {
 
     /// The spelling id of a mention written as its key (`#stanford`).
     static let asKey = Int32.max
+    /// The author of an entry whose tweet has none: counts a tweet, no author.
+    static let noAuthor: UInt64 = 0xFFFF_FFFF
 
     init(terms: Int, windows: [TrendWindows.Window], kinds: MentionKinds, source: Int = 0) {
         self.windows = windows
         self.kinds = kinds
         self.source = source
-        tweets = Array(repeating: [], count: terms * windows.count)
         pairs = Array(repeating: [], count: terms * windows.count)
         spellings = Array(repeating: PairCounts(), count: terms)
     }
@@ -103,15 +105,6 @@ final class TrendCounts {
         for x in entries { pairs.append(x) }
     }
 
-    /// One more tweet for each of `mentions` (the greatest `top`): the slot's array borrowed once.
-    @inline(__always)
-    private static func add(_ mentions: UnsafeBufferPointer<Int32>, top: Int, to counts: inout [Int32]) {
-        if top >= counts.count { counts += repeatElement(0, count: max(top + 1 - counts.count, counts.count, 1024)) }
-        counts.withUnsafeMutableBufferPointer { c in
-            for g in mentions { c[Int(g)] &+= 1 }
-        }
-    }
-
     /// Whether copy `i` of a known `time` carries spellings over the current window.
     @inline(__always)
     private func inCurrentAndSpelled(_ i: Int, of e: PostPart, _ time: Int64) -> Bool {
@@ -122,44 +115,35 @@ final class TrendCounts {
     /// in each window holding `time` (a known time).
     ///
     /// The windows holding `time` are told once (a bit each), the copy's
-    /// wanted mentions and its (mention, author) entries made once, then
-    /// each slot takes them in one borrow of its arrays.
+    /// (mention, author) entries made once, then each slot appends them in
+    /// one borrow of its array.
     func count(copy i: Int, of e: PostPart, terms: UInt64, time: Int64) {
         let n = windows.count
         var holding: UInt64 = 0
         for w in 0..<min(n, 64) where windows[w].contains(time) { holding |= 1 << UInt64(w) }
         guard holding != 0 || n > 64 && windows.contains(where: { $0.contains(time) }) else { return }
         wantedCount = 0
-        var top = -1
         let start = i == 0 ? 0 : Int(e.mentionEnds[i - 1]), end = Int(e.mentionEnds[i])
         for k in start..<end {
             let (id, wanted) = id(e.mentions[k])
             if wanted {
                 if wantedCount < wantedOfCopy.count { wantedOfCopy[wantedCount] = id } else { wantedOfCopy.append(id) }
                 wantedCount &+= 1
-                top = max(top, Int(id))
             }
         }
         guard wantedCount > 0 || (inCurrentAndSpelled(i, of: e, time)) else { return }
-        let author: Int64 = i < e.authors.count && e.authors[i] >= 0 ? Int64(id(e.authors[i]).id) : -1
-        if author >= 0 {
-            if entriesOfCopy.count < wantedCount { entriesOfCopy += repeatElement(0, count: wantedCount - entriesOfCopy.count) }
-            for k in 0..<wantedCount { entriesOfCopy[k] = UInt64(UInt32(bitPattern: wantedOfCopy[k])) << 32 | UInt64(author) }
-        }
+        let author = i < e.authors.count && e.authors[i] >= 0 ? UInt64(UInt32(bitPattern: id(e.authors[i]).id)) : TrendCounts.noAuthor
+        if entriesOfCopy.count < wantedCount { entriesOfCopy += repeatElement(0, count: wantedCount - entriesOfCopy.count) }
+        for k in 0..<wantedCount { entriesOfCopy[k] = UInt64(UInt32(bitPattern: wantedOfCopy[k])) << 32 | author }
         let inCurrent = holding & 1 != 0
         var mask = terms
         while mask != 0 {
             let t = mask.trailingZeroBitCount
             mask &= mask - 1
             if wantedCount > 0 {
-                wantedOfCopy.withUnsafeBufferPointer { wanted in
-                    entriesOfCopy.withUnsafeBufferPointer { entries in
-                        let mentions = UnsafeBufferPointer(rebasing: wanted[..<wantedCount])
-                        for w in 0..<n where w < 64 ? holding & (1 << UInt64(w)) != 0 : windows[w].contains(time) {
-                            let slot = t * n + w
-                            TrendCounts.add(mentions, top: top, to: &tweets[slot])
-                            if author >= 0 { TrendCounts.append(UnsafeBufferPointer(rebasing: entries[..<wantedCount]), to: &pairs[slot]) }
-                        }
+                entriesOfCopy.withUnsafeBufferPointer { entries in
+                    for w in 0..<n where w < 64 ? holding & (1 << UInt64(w)) != 0 : windows[w].contains(time) {
+                        TrendCounts.append(UnsafeBufferPointer(rebasing: entries[..<wantedCount]), to: &pairs[t * n + w])
                     }
                 }
             }
@@ -183,17 +167,26 @@ final class TrendCounts {
 
 /// The trend's counts after the run, by the aggregator's mention ids: what
 /// every worker counted less what the merge dropped, per slot (term,
-/// window), each slot on a core of its own. The (mention, author) entries
-/// are put in order of mention by one counting pass (`bucketed`), then each
-/// mention's authors are told apart by an array by author id: no sort, no
-/// hash.
+/// window), each slot on a core of its own. A slot's (mention, author)
+/// entries are put in order of mention, and each mention's tweets are its
+/// entries, its distinct authors their distinct authors:
+///
+/// - a slot of a current window, or one whose entries are many beside the
+///   mentions: by one counting pass by mention (`bucketed`), then an array
+///   by author id — no sort, no hash;
+/// - any other (a baseline of `mean:K` cut into many short windows): by
+///   sorting its entries, so that it costs what it holds, not the mentions
+///   of the whole run.
+///
+/// A slot keeps the mentions it holds alone; the current windows' slots also
+/// each mention's authors and their tweets, which explain a row.
 struct TrendTotals {
-    /// Per slot, by mention id: the distinct tweets carrying it.
-    var tweets: [[Int32]]
-    /// Per slot, by mention id: its distinct authors.
-    var authors: [[Int32]]
-    /// Per slot: each mention's distinct authors, mention after mention, and the tweets of each;
-    /// mention m's are at `authorStarts[m] ..< authorStarts[m + 1]`.
+    /// Per slot: the mentions its tweets carry (ascending id), and of each the distinct tweets and authors.
+    var present: [[Int32]]
+    var presentTweets: [[Int32]]
+    var presentAuthors: [[Int32]]
+    /// Per slot of a current window (empty for a baseline's): each mention's distinct authors, mention
+    /// after mention, and the tweets of each; mention m's are at `authorStarts[m] ..< authorStarts[m + 1]`.
     var authorIDs: [[Int32]]
     var authorTweets: [[Int32]]
     var authorStarts: [[Int32]]
@@ -201,58 +194,125 @@ struct TrendTotals {
     var spellings: [PairCounts]
     var spellingTexts: [String]
 
-    /// Folds `added` less `dropped` into totals over the aggregator's `keys`; `global` maps each counter's ids to them.
-    init(added: [TrendCounts], dropped: TrendCounts?, global: (TrendCounts) -> [Int32], keys: [String], slots: Int, terms: Int) {
+    /// What one slot holds.
+    struct Slot {
+        var present: [Int32] = [], tweets: [Int32] = [], authors: [Int32] = []
+        var ids: [Int32] = [], counts: [Int32] = [], starts: [Int32] = []
+
+        mutating func add(_ m: Int, tweets k: Int32, authors a: Int32) {
+            guard k != 0 || a != 0 else { return }
+            present.append(Int32(m))
+            tweets.append(k)
+            authors.append(a)
+        }
+    }
+
+    /// Folds `added` less `dropped` into totals over the aggregator's `keys`; `global` maps each counter's ids
+    /// to them. Slot `s` is of a current window when `s % windows` is 0.
+    init(added: [TrendCounts], dropped: TrendCounts?, global: (TrendCounts) -> [Int32], keys: [String], slots: Int, terms: Int,
+         windows: Int) {
         let n = keys.count
         let all = added + (dropped.map { [$0] } ?? [])
         let maps = all.map(global)
-        typealias Slot = (tweets: [Int32], authors: [Int32], ids: [Int32], counts: [Int32], starts: [Int32])
         // Every slot a task, and the spellings one more beside them (a core that ends its slot early takes it).
         let done = parallelMap(slots + 1) { s -> (slot: Slot?, spellings: (tables: [PairCounts], texts: [String])?) in
             if s == slots { return (nil, TrendTotals.spellings(all, added: added.count, maps: maps, keys: keys, terms: terms)) }
-            var tweets = [Int32](repeating: 0, count: n)
-            for (c, counter) in all.enumerated() {
-                let map = maps[c], sign: Int32 = c < added.count ? 1 : -1
-                for (id, k) in counter.tweets[s].enumerated() where k != 0 { tweets[Int(map[id])] += sign * k }
+            let current = s % windows == 0
+            let entries = added.reduce(0) { $0 + $1.pairs[s].count }
+            let plus = added.indices.map { (added[$0].pairs[s], maps[$0]) }
+            let minus = dropped.map { ($0.pairs[s], maps[added.count]) }
+            if current || entries * 4 >= n {
+                return (TrendTotals.byCounting(plus: plus, minus: minus, mentions: n, keepAuthors: current), nil)
             }
-            let plus = TrendTotals.bucketed(added.indices.map { (added[$0].pairs[s], maps[$0]) }, mentions: n)
-            let minus = dropped.map { TrendTotals.bucketed([($0.pairs[s], maps[added.count])], mentions: n) }
-            // Per mention: its authors' tweets in `count` (touched ones listed), less the dropped copies'.
-            var count = [Int32](repeating: 0, count: n), touched: [Int32] = []
-            var authors = [Int32](repeating: 0, count: n), starts = [Int32](repeating: 0, count: n + 1)
-            var ids: [Int32] = [], counts: [Int32] = []
-            for m in 0..<n {
-                starts[m] = Int32(ids.count)
-                let range = Int(plus.starts[m])..<Int(plus.starts[m + 1])
-                guard !range.isEmpty else { continue }
-                touched.removeAll(keepingCapacity: true)
-                for j in range {
-                    let a = Int(plus.authors[j])
-                    if count[a] == 0 { touched.append(Int32(a)) }
-                    count[a] += 1
-                }
-                if let minus {
-                    for j in Int(minus.starts[m])..<Int(minus.starts[m + 1]) { count[Int(minus.authors[j])] -= 1 }
-                }
-                for a in touched {
-                    let k = count[Int(a)]
-                    count[Int(a)] = 0
-                    guard k > 0 else { continue }
-                    ids.append(a)
-                    counts.append(k)
-                }
-                authors[m] = Int32(ids.count) - starts[m]
-            }
-            starts[n] = Int32(ids.count)
-            return ((tweets, authors, ids, counts, starts), nil)
+            return (TrendTotals.bySorting(plus: plus, minus: minus), nil)
         }
         let folded = done.compactMap(\.slot)
-        tweets = folded.map(\.tweets)
-        authors = folded.map(\.authors)
+        present = folded.map(\.present)
+        presentTweets = folded.map(\.tweets)
+        presentAuthors = folded.map(\.authors)
         authorIDs = folded.map(\.ids)
         authorTweets = folded.map(\.counts)
         authorStarts = folded.map(\.starts)
         (spellings, spellingTexts) = done.last!.spellings!
+    }
+
+    /// A slot's entries, `plus` (the workers') less `minus` (the dropped copies'), each with its map to the
+    /// aggregator's ids, by a counting pass by mention; with `keepAuthors`, each mention's authors and their tweets too.
+    static func byCounting(plus added: [(pairs: [UInt64], map: [Int32])], minus dropped: (pairs: [UInt64], map: [Int32])?,
+                           mentions n: Int, keepAuthors: Bool) -> Slot {
+        let plus = bucketed(added, mentions: n)
+        let minus = dropped.map { bucketed([$0], mentions: n) }
+        var slot = Slot()
+        if keepAuthors { slot.starts = [Int32](repeating: 0, count: n + 1) }
+        // Per mention: its authors' tweets in `count` (touched ones listed), less the dropped copies'.
+        var count = [Int32](repeating: 0, count: n), touched: [Int32] = []
+        for m in 0..<n {
+            if keepAuthors { slot.starts[m] = Int32(slot.ids.count) }
+            let range = Int(plus.starts[m])..<Int(plus.starts[m + 1])
+            guard !range.isEmpty else { continue }
+            let dropped = minus.map { Int($0.starts[m])..<Int($0.starts[m + 1]) } ?? 0..<0
+            touched.removeAll(keepingCapacity: true)
+            for j in range {
+                let a = Int(plus.authors[j])
+                guard a >= 0 else { continue }
+                if count[a] == 0 { touched.append(Int32(a)) }
+                count[a] += 1
+            }
+            if let minus {
+                for j in dropped where minus.authors[j] >= 0 { count[Int(minus.authors[j])] -= 1 }
+            }
+            var distinct: Int32 = 0
+            for a in touched {
+                let k = count[Int(a)]
+                count[Int(a)] = 0
+                guard k > 0 else { continue }
+                distinct += 1
+                if keepAuthors {
+                    slot.ids.append(a)
+                    slot.counts.append(k)
+                }
+            }
+            slot.add(m, tweets: Int32(range.count - dropped.count), authors: distinct)
+        }
+        if keepAuthors { slot.starts[n] = Int32(slot.ids.count) }
+        return slot
+    }
+
+    /// The same slot by sorting its entries (by the aggregator's ids): its mentions' tweets and distinct authors.
+    static func bySorting(plus added: [(pairs: [UInt64], map: [Int32])], minus dropped: (pairs: [UInt64], map: [Int32])?) -> Slot {
+        func entries(_ counters: [(pairs: [UInt64], map: [Int32])]) -> [UInt64] {
+            var out: [UInt64] = []
+            out.reserveCapacity(counters.reduce(0) { $0 + $1.pairs.count })
+            for (pairs, map) in counters {
+                for p in pairs {
+                    let a = p & 0xFFFF_FFFF
+                    out.append(UInt64(UInt32(bitPattern: map[Int(p >> 32)])) << 32
+                               | (a == TrendCounts.noAuthor ? TrendCounts.noAuthor : UInt64(UInt32(bitPattern: map[Int(a)]))))
+                }
+            }
+            out.sort()
+            return out
+        }
+        let plus = entries(added)
+        let minus = dropped.map { entries([$0]) } ?? []
+        var slot = Slot()
+        var i = 0, j = 0
+        while i < plus.count {
+            let m = plus[i] >> 32
+            var tweets: Int32 = 0, distinct: Int32 = 0
+            while i < plus.count && plus[i] >> 32 == m {
+                // One (mention, author): its copies, less the dropped ones.
+                let x = plus[i]
+                var k: Int32 = 0
+                while i < plus.count && plus[i] == x { k += 1; i += 1 }
+                while j < minus.count && minus[j] < x { j += 1 }
+                while j < minus.count && minus[j] == x { k -= 1; j += 1 }
+                tweets += k
+                if x & 0xFFFF_FFFF != TrendCounts.noAuthor && k > 0 { distinct += 1 }
+            }
+            slot.add(Int(m), tweets: tweets, authors: distinct)
+        }
+        return slot
     }
 
     /// The counters' (mention, spelling) counts over the aggregator's ids, per term, less the
@@ -286,7 +346,7 @@ struct TrendTotals {
 
     /// The (mention, author) entries of several counters, each by its map to
     /// the aggregator's ids, put in order of mention (a counting sort): the
-    /// authors of mention m at `starts[m] ..< starts[m + 1]`.
+    /// authors of mention m at `starts[m] ..< starts[m + 1]`, -1 for a tweet without one.
     static func bucketed(_ parts: [(pairs: [UInt64], map: [Int32])], mentions n: Int) -> (authors: [Int32], starts: [Int32]) {
         var starts = [Int32](repeating: 0, count: n + 1)
         for (pairs, map) in parts {
@@ -300,8 +360,8 @@ struct TrendTotals {
                 for (pairs, map) in parts {
                     map.withUnsafeBufferPointer { map in
                         for p in pairs {
-                            let m = Int(map[Int(p >> 32)])
-                            out[Int(next[m])] = map[Int(truncatingIfNeeded: p & 0xFFFF_FFFF)]
+                            let m = Int(map[Int(p >> 32)]), a = p & 0xFFFF_FFFF
+                            out[Int(next[m])] = a == TrendCounts.noAuthor ? -1 : map[Int(a)]
                             next[m] += 1
                         }
                     }
