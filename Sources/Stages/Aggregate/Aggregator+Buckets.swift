@@ -176,15 +176,7 @@ public struct SeriesTooLong: Error {
 
     /// About how many buckets of `unit` from `first` through `last` (by the unit's mean length; at least 1).
     static func buckets(from first: Int64, through last: Int64, unit: TimeBuckets.Unit) -> Int {
-        let seconds: Int64
-        switch unit {
-        case .hour: seconds = 3_600
-        case .day: seconds = 86_400
-        case .week: seconds = 604_800
-        case .month: seconds = 2_629_746
-        case .year: seconds = 31_556_952
-        }
-        return Int(max(0, last - first) / seconds) + 1
+        Int(max(0, last - first) / unit.meanSeconds) + 1
     }
 
     /// The one line the commands print.

@@ -21,6 +21,17 @@ public final class TimeBuckets {
     /// `--by`.
     public enum Unit: String, Sendable, CaseIterable {
         case hour, day, week, month, year
+
+        /// The unit's mean length in seconds (the Gregorian calendar's mean month and year).
+        public var meanSeconds: Int64 {
+            switch self {
+            case .hour: 3_600
+            case .day: 86_400
+            case .week: 604_800
+            case .month: 2_629_746
+            case .year: 31_556_952
+            }
+        }
     }
 
     public let unit: Unit
