@@ -53,19 +53,42 @@ public enum CreatedAt {
         @inline(__always)
         fileprivate static func place(_ slot: Int, empty: Bool) -> Int { empty ? slot : slot | 1 }
 
+        /// A classic date's words (bytes 3..<11, 19..<27 and 26..<30 of `p`) and the first of its places.
+        @inline(__always)
+        fileprivate static func classicKey(_ p: UnsafeRawPointer) -> (a: UInt64, b: UInt64, c: UInt32, slot: Int) {
+            let a = p.loadUnaligned(fromByteOffset: 3, as: UInt64.self), b = p.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
+            let c = p.loadUnaligned(fromByteOffset: 26, as: UInt32.self)
+            return (a, b, c, slot(a ^ b &* 31 ^ UInt64(c)))
+        }
+
+        /// An ISO 8601 date's words (bytes 0..<8 and 8..<10 of `p`) and the first of its places.
+        @inline(__always)
+        fileprivate static func isoKey(_ p: UnsafeRawPointer) -> (a: UInt64, b: UInt16, slot: Int) {
+            let a = p.loadUnaligned(as: UInt64.self), b = p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
+            return (a, b, slot(a &+ UInt64(b)))
+        }
+
+        /// What the classic date `k` adds to a time of day, when held.
+        @inline(__always)
+        fileprivate func classicBase(_ k: (a: UInt64, b: UInt64, c: UInt32, slot: Int)) -> Int64? {
+            var m = classic[k.slot]
+            if !(m.a == k.a && m.b == k.b && m.c == k.c) { m = classic[k.slot | 1] }
+            return m.set && m.a == k.a && m.b == k.b && m.c == k.c ? m.base : nil
+        }
+
+        /// What the ISO 8601 date `k` adds to a time of day, when held.
+        @inline(__always)
+        fileprivate func isoBase(_ k: (a: UInt64, b: UInt16, slot: Int)) -> Int64? {
+            var m = iso[k.slot]
+            if !(m.a == k.a && m.b == k.b) { m = iso[k.slot | 1] }
+            return m.set && m.a == k.a && m.b == k.b ? m.base : nil
+        }
+
         /// Whether the date `bytes` begin with is held (for tests).
         func hasDate(of bytes: [UInt8]) -> Bool {
             bytes.withUnsafeBytes { b in
-                if b.count == 30 {
-                    let a = b.loadUnaligned(fromByteOffset: 3, as: UInt64.self), w = b.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
-                    let c = b.loadUnaligned(fromByteOffset: 26, as: UInt32.self)
-                    let s = DateMemo.slot(a ^ w &* 31 ^ UInt64(c))
-                    for m in classic[s...(s | 1)] where m.set && m.a == a && m.b == w && m.c == c { return true }
-                }
-                guard b.count >= 19 else { return false }
-                let a = b.loadUnaligned(as: UInt64.self), d = b.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-                let s = DateMemo.slot(a &+ UInt64(d))
-                return iso[s...(s | 1)].contains { $0.set && $0.a == a && $0.b == d }
+                if b.count == 30, classicBase(DateMemo.classicKey(b.baseAddress!)) != nil { return true }
+                return b.count >= 19 && isoBase(DateMemo.isoKey(b.baseAddress!)) != nil
             }
         }
     }
@@ -119,38 +142,32 @@ public enum CreatedAt {
     /// `classic`, the date from `memo` when its words are a date it holds.
     private static func classic(_ b: UnsafeRawBufferPointer, memo: inout DateMemo) -> Int64? {
         guard b.count == 30, let p = b.baseAddress else { return nil }
-        let a = p.loadUnaligned(fromByteOffset: 3, as: UInt64.self), w = p.loadUnaligned(fromByteOffset: 19, as: UInt64.self)
-        let c = p.loadUnaligned(fromByteOffset: 26, as: UInt32.self)
-        let slot = DateMemo.slot(a ^ w &* 31 ^ UInt64(c))
-        var m = memo.classic[slot]
-        if !(m.a == a && m.b == w && m.c == c) { m = memo.classic[slot | 1] }
-        if m.set && m.a == a && m.b == w && m.c == c {
+        let k = DateMemo.classicKey(p)
+        if let base = memo.classicBase(k) {
             // Bytes 3–10 and 19–29 are a date `classic` read: its separators, month, day, offset and year.
             guard let seconds = clock(p) else { return nil }
-            return m.base + seconds
+            return base + seconds
         }
         guard let t = classic(b) else { return nil }
-        memo.classic[DateMemo.place(slot, empty: !memo.classic[slot].set)] =
-            DateMemo.Classic(a: a, b: w, c: c, base: t - secondsOfDay(b), set: true)
+        memo.classic[DateMemo.place(k.slot, empty: !memo.classic[k.slot].set)] =
+            DateMemo.Classic(a: k.a, b: k.b, c: k.c, base: t - secondsOfDay(b), set: true)
         return t
     }
 
     /// `iso`, the date from `memo` when its words are a date it holds.
     private static func iso(_ b: UnsafeRawBufferPointer, noOffsetIsUTC: Bool, memo: inout DateMemo) -> Int64? {
         guard b.count >= 19, let p = b.baseAddress else { return nil }
-        let a = p.loadUnaligned(as: UInt64.self), d = p.loadUnaligned(fromByteOffset: 8, as: UInt16.self)
-        let slot = DateMemo.slot(a &+ UInt64(d))
-        var m = memo.iso[slot]
-        if !(m.a == a && m.b == d) { m = memo.iso[slot | 1] }
-        if m.set && m.a == a && m.b == d {
+        let k = DateMemo.isoKey(p)
+        if let base = memo.isoBase(k) {
             // Bytes 0–9 are a date `iso` read: its separators, year, month and day.
             guard let (h, mi, s, zone) = isoTime(b, noOffsetIsUTC: noOffsetIsUTC), h < 24, mi < 60, s < 61 else { return nil }
-            return m.base + h * 3600 + mi * 60 + s - zone
+            return base + h * 3600 + mi * 60 + s - zone
         }
         guard let t = iso(b, noOffsetIsUTC: noOffsetIsUTC), let (_, _, _, zone) = isoTime(b, noOffsetIsUTC: noOffsetIsUTC) else {
             return nil
         }
-        memo.iso[DateMemo.place(slot, empty: !memo.iso[slot].set)] = DateMemo.ISO(a: a, b: d, base: t - secondsOfDay(b) + zone, set: true)
+        memo.iso[DateMemo.place(k.slot, empty: !memo.iso[k.slot].set)] =
+            DateMemo.ISO(a: k.a, b: k.b, base: t - secondsOfDay(b) + zone, set: true)
         return t
     }
 
