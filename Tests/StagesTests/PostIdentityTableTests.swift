@@ -27,6 +27,12 @@ final class PostIdentityTableTests: XCTestCase {
         XCTAssertEqual(t.texts, ["at://did:plc:a/app.bsky.feed.post/1", "at://did:plc:b/app.bsky.feed.post/1",
                                  "https://x.example/s/1", "at://did:plc:a/app.bsky.feed.post/"])
         XCTAssertEqual(t.text(1), "at://did:plc:b/app.bsky.feed.post/1")
+        // Hashes that differ only in the top bits, which a slot does not keep: apart too.
+        let d = number(&t, "at://did:plc:d/app.bsky.feed.post/1", hash: 7 | 1 << 63)
+        XCTAssertEqual(d, 4)
+        XCTAssertEqual(number(&t, "at://did:plc:a/app.bsky.feed.post/1", hash: 7), a)
+        XCTAssertEqual(number(&t, "at://did:plc:d/app.bsky.feed.post/1", hash: 7 | 1 << 63), d)
+        XCTAssertEqual(t.count, 5)
     }
 
     /// Past the first slots: 20,000 strings, their hashes chosen so that

@@ -33,10 +33,13 @@ public enum PostIdentity {
 
     /// One shard's strings.
     struct Table {
-        /// By hash: the index + 1 of the first string met with that hash
-        /// (0: empty), so a string met again is found by its bytes. Open
-        /// addressing, at most half of the slots full; a slot's hash beside
-        /// its index, one cache line read for a string met the first time.
+        /// By hash: a string's index + 1 (0: empty) beside 32 bits of its
+        /// hash, so a string met again is found by its bytes. Open
+        /// addressing, at most half of the slots full, eight bytes a slot:
+        /// one cache line read for a string met the first time, and the
+        /// slots of 300,000 AT-URIs in a few megabytes. Strings whose hashes
+        /// agree in those bits (or in all 64) take slots of their own,
+        /// further on, told apart by their bytes: exact.
         private var slots: [Slot] = []
         private var used = 0
         /// The strings' UTF-8, one after another: string `i` is
@@ -44,12 +47,12 @@ public enum PostIdentity {
         /// `String` is made until one is asked for (`text`).
         private var bytes: [UInt8] = []
         private var ends: [Int] = []
-        /// Strings whose hash an earlier, different string has (a 64-bit collision: rare, still exact).
-        private var collided: [String: Int] = [:]
+        /// String `i`'s whole hash, for placing it again when the slots grow.
+        private var hashes: [UInt64] = []
 
         struct Slot {
-            var hash: UInt64 = 0
-            var index: Int = 0
+            var check: UInt32 = 0
+            var index: UInt32 = 0
         }
 
         /// How many strings the table holds.
@@ -74,22 +77,25 @@ public enum PostIdentity {
         mutating func number(hash h: UInt64, bytes text: UnsafeRawBufferPointer) -> Int {
             if used * 2 >= slots.count { grow() }
             let mask = slots.count - 1
+            let check = Self.check(h)
             var slot = Int(truncatingIfNeeded: h) & mask
             while slots[slot].index != 0 {
-                if slots[slot].hash == h {
-                    let first = slots[slot].index - 1
-                    if withBytes(first, { Self.same($0, text) }) { return first }
-                    let string = String(decoding: text, as: UTF8.self)
-                    if let known = collided[string] { return known }
-                    collided[string] = count
-                    return append(text)
+                if slots[slot].check == check {
+                    let known = Int(slots[slot].index) - 1
+                    if withBytes(known, { Self.same($0, text) }) { return known }
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Slot(hash: h, index: count + 1)
+            slots[slot] = Slot(check: check, index: UInt32(count + 1))
             used += 1
+            hashes.append(h)
             return append(text)
         }
+
+        /// The bits of a hash a slot keeps: above those that choose the
+        /// slot (the low ones) and the shard (the top four).
+        @inline(__always)
+        private static func check(_ h: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: h >> 28) }
 
         private mutating func append(_ text: UnsafeRawBufferPointer) -> Int {
             bytes.append(contentsOf: text)
@@ -97,15 +103,15 @@ public enum PostIdentity {
             return ends.count - 1
         }
 
-        /// Doubles the slots (4,096 at first), each hash placed again.
+        /// Doubles the slots (4,096 at first), each string placed again by its hash.
         private mutating func grow() {
             let size = max(4096, slots.count * 2)
             var grown = [Slot](repeating: Slot(), count: size)
             let mask = size - 1
-            for s in slots where s.index != 0 {
-                var slot = Int(truncatingIfNeeded: s.hash) & mask
+            for (i, h) in hashes.enumerated() {
+                var slot = Int(truncatingIfNeeded: h) & mask
                 while grown[slot].index != 0 { slot = (slot + 1) & mask }
-                grown[slot] = s
+                grown[slot] = Slot(check: Self.check(h), index: UInt32(i + 1))
             }
             slots = grown
         }
