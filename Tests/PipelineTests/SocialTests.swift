@@ -112,6 +112,47 @@ final class SocialTests: XCTestCase {
         XCTAssertEqual(out, "term,type,mention,count\n*,user,@did:plc:nobody,1\n*,user,@zed.example,1\n")
     }
 
+    /// DIDs are compared as keys are and handles as they are shown (NFC,
+    /// lowercased; handles trimmed): an identity event naming `did:plc:ABC`
+    /// " Alice.Test " names the account mentioned as `did:plc:abc`; the
+    /// spellings `@Zed.Example` and `@zed.example` (of `did:plc:ZED` and
+    /// `did:plc:zed`) are one handle spelled twice, so it beats `@Aaa.example`
+    /// spelled once (counted apart, the three would tie and `Aaa` come first
+    /// in bytes); `cafe` + U+0301 is shown `café`; a tag `"# baz"` is `#baz`.
+    func testDIDsAndHandlesAreComparedAsKeys() throws {
+        func identity(_ did: String, _ handle: String) -> String {
+            #"{"did":"\#(did)","time_us":1,"kind":"identity","identity":{"did":"\#(did)","handle":"\#(handle)","seq":1,"time":"2024-05-01T08:00:00Z"}}"#
+        }
+        func post(_ author: String, _ rkey: String, _ text: String, _ mentions: [(String, String)], tags: String = "") -> String {
+            let facets = mentions.map { did, spelled in
+                let a = text.utf8.count - text.components(separatedBy: spelled).dropFirst().joined(separator: spelled).utf8.count - spelled.utf8.count
+                return #"{"index":{"byteStart":\#(a),"byteEnd":\#(a + spelled.utf8.count)},"features":[{"$type":"app.bsky.richtext.facet#mention","did":"\#(did)"}]}"#
+            }.joined(separator: ",")
+            return #"{"did":"\#(author)","time_us":1714550000000000,"kind":"commit","commit":{"rev":"r","operation":"create","collection":"app.bsky.feed.post","rkey":"\#(rkey)","record":{"text":"\#(text)","createdAt":"2024-05-01T08:00:00Z","facets":[\#(facets)]\#(tags)},"cid":"c"}}"#
+        }
+        let lines = [
+            identity("did:plc:ABC", " Alice.Test "),
+            identity("did:plc:Writer", "Writer.Example"),
+            post("did:plc:writer", "p1", "hi @Zed.Example", [("did:plc:ZED", "@Zed.Example")]),
+            post("did:plc:WRITER", "p2", "hi @zed.example", [("did:plc:zed", "@zed.example")]),
+            post("did:plc:writer", "p3", "hi @Aaa.example", [("did:plc:zed", "@Aaa.example")]),
+            post("did:plc:other", "p4", "to @someone and @cafe\u{301}.test", [("did:plc:abc", "@someone"), ("did:plc:cafe", "@cafe\u{301}.test")],
+                 tags: ##","tags":["# baz"," #qux "]"##),
+        ].joined(separator: "\n") + "\n"
+        let out = try csv(["*", "-", "--kinds", "hashtag,user,poster", "--min-count", "1"], stdin: Data(lines.utf8))
+        XCTAssertEqual(out, """
+            term,type,mention,count
+            *,hashtag,#baz,1
+            *,hashtag,#qux,1
+            *,user,@zed.example,3
+            *,user,@alice.test,1
+            *,user,@caf\u{E9}.test,1
+            *,poster,@writer.example,3
+            *,poster,@did:plc:other,1
+
+            """)
+    }
+
     /// Jetstream's `account` events (an account activated or taken down) are
     /// notices, though their `account` object looks like a Mastodon status's.
     func testJetstreamAccountEventsAreNotices() throws {

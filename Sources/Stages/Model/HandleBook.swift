@@ -4,7 +4,10 @@ import Synchronization
 /// say. An identity event or a post view names a DID's handle (the latest
 /// by time counts; at one time, the handle first in UTF-8 bytes); a post's
 /// text spells a mentioned DID at its facet's bytes (`@alice.bsky.social`),
-/// the most frequent spelling counting when nothing names the DID.
+/// the most frequent spelling counting when nothing names the DID. DIDs
+/// are keyed as mention keys are and handles kept as they are shown (NFC,
+/// lowercased; handles trimmed of white space), so `did:plc:ABC` is the
+/// account `@did:plc:abc`, and `@Alice.Test` and `@alice.test` spell one handle.
 ///
 /// Bluesky authors and mentioned users are keyed by DID on every path, so a
 /// handle that changes never splits one account in two; a report prints
@@ -45,8 +48,25 @@ public final class HandleBook: Sendable {
         state.withLock { s in s = State() }
     }
 
+    /// A DID as the book keys it: as a mention key is (SPEC §5: NFC, then
+    /// lowercased), so that `did:plc:ABC` named by an identity event is the
+    /// account a mention of `did:plc:abc` (keyed `@did:plc:abc`) shows.
+    static func key(did: String) -> String { MentionKey.normalize(did) }
+
+    /// A handle as the book keeps, counts and shows it: trimmed of white
+    /// space, NFC, lowercased (handles are domain names: `Alice.Test` and
+    /// `alice.test` are one handle); nil when nothing is left.
+    static func form(handle: String) -> String? {
+        var t = Substring(handle)
+        while let c = t.first, c.isWhitespace { t.removeFirst() }
+        while let c = t.last, c.isWhitespace { t.removeLast() }
+        return t.isEmpty ? nil : MentionKey.normalize(String(t))
+    }
+
     /// An identity event or a post view: `did` is `handle` as of `time` (microseconds since 1970).
     public func name(did: String, handle: String, time: Int64) {
+        guard let handle = Self.form(handle: handle) else { return }
+        let did = Self.key(did: did)
         state.withLock { s in
             if let known = s.named[did] {
                 guard time > known.time || time == known.time && handle.utf8.lexicographicallyPrecedes(known.handle.utf8) else { return }
@@ -57,12 +77,18 @@ public final class HandleBook: Sendable {
 
     /// A post's text spells `did` as `handle` once.
     public func spelled(did: String, handle: String) {
-        state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += 1 }
+        spelled(did: did, handle: handle, count: 1)
     }
 
     /// `spelled(did:handle:)` of the two as UTF-8 bytes (valid UTF-8: a
     /// validated record's); strings are made only for a pair not met before.
+    /// Bytes of visible ASCII without a capital (nearly every DID and
+    /// handle) are their own key and form; any others go by the strings.
     public func spelled(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer) {
+        guard Self.isOwnForm(did), Self.isOwnForm(handle) else {
+            spelled(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self))
+            return
+        }
         // The two hashes mixed; pairs under one hash are told apart by their bytes.
         let h = PostIdentity.hash(did) &* 0x9E37_79B9_7F4A_7C15 ^ PostIdentity.hash(handle)
         state.withLock { s in
@@ -82,9 +108,20 @@ public final class HandleBook: Sendable {
         }
     }
 
+    /// Whether bytes are a key and a handle form as they are: not empty,
+    /// visible ASCII (no white space to trim, nothing for NFC to change),
+    /// no capital letter.
+    @inline(__always)
+    private static func isOwnForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        for b in bytes where b <= 0x20 || b >= 0x7F || b &- 0x41 < 26 { return false }
+        return true
+    }
+
     /// The handle of `did`: named, else the most frequent spelling (ties by bytes), else nil.
     public func handle(of did: String) -> String? {
-        state.withLock { s in
+        let did = Self.key(did: did)
+        return state.withLock { s in
             s.fold()
             if let n = s.named[did] { return n.handle }
             guard let spellings = s.spelled[did] else { return nil }
@@ -107,7 +144,7 @@ public final class HandleBook: Sendable {
     /// (`@did:plc:x` → `@alice.bsky.social`), lowercased as keys are; any other key as it is.
     public func printed(_ key: String) -> String {
         guard Self.isDIDKey(key), let handle = handle(of: String(key.unicodeScalars.dropFirst())) else { return key }
-        return String(key.unicodeScalars.first!) + handle.lowercased()
+        return String(key.unicodeScalars.first!) + handle
     }
 
     /// Every entry, for a snapshot of the book (extract lines, the store): (did, handle, time) named, then spelled.
@@ -121,6 +158,8 @@ public final class HandleBook: Sendable {
 
     /// Adds `count` spellings at once (an extract line, the store).
     public func spelled(did: String, handle: String, count: Int) {
+        guard let handle = Self.form(handle: handle) else { return }
+        let did = Self.key(did: did)
         state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += count }
     }
 }

@@ -758,7 +758,9 @@ extension TweetDecoder {
         return record.composed(name + "@" + host)
     }
 
-    /// Tags trimmed of surrounding white space and one leading `#`; an empty one is none.
+    /// Tags trimmed of surrounding white space and one leading `#` (and of
+    /// white space after it: `"# baz"` is `#baz`, not a key no term could
+    /// name); an empty one is none.
     private func trimmedTags(_ tags: Range<Int>) -> Range<Int> {
         let start = record.spanCount
         for i in tags {
@@ -780,7 +782,10 @@ extension TweetDecoder {
             var t = Substring(raw)
             while let c = t.first, c.isWhitespace { t.removeFirst() }
             while let c = t.last, c.isWhitespace { t.removeLast() }
-            if t.first == "#" { t.removeFirst() }
+            if t.first == "#" {
+                t.removeFirst()
+                while let c = t.first, c.isWhitespace { t.removeFirst() }
+            }
             guard !t.isEmpty else { continue }
             record.appendSpan(t.utf8.count == raw.utf8.count && !span.escaped ? span : record.composed(String(t)))
         }
