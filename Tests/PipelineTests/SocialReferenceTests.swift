@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// SPEC §16 against the independent reference (`Tests/Reference/social_reference.py`,
+/// written from the SPEC: Jetstream events, post views, Mastodon statuses,
+/// handles, reposts joined to their subjects, §13's link keys and domains by
+/// the system's Public Suffix List): the real samples of
+/// `../shared/corpus/twitwi` and `mastodon-py` and the hand-worked fixtures
+/// of `Tests/Fixtures/social`, each alone in CSV and JSON with every kind,
+/// and all of them with tweets in one run, are the reference's, byte for byte.
+final class SocialReferenceTests: XCTestCase {
+    static let script = Smashtag.root.appendingPathComponent("Tests/Reference/social_reference.py").path
+    static let kinds = "hashtag,user,url,host,domain,poster"
+
+    private func reference(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Self.script] + args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problems = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, String(decoding: problems, as: UTF8.self))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func report(_ args: [String]) throws -> String {
+        let r = try Smashtag.run(["report"] + args + ["--min-count", "1", "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdout
+    }
+
+    static var files: [String] {
+        let corpus = ["twitwi/bluesky-firehose-posts.json", "twitwi/bluesky-hydrated-firehose-posts.json",
+                      "twitwi/bluesky-normalized-firehose-posts.json", "mastodon-py/statuses.jsonl"]
+            .map { Smashtag.corpus.appendingPathComponent($0).path }
+        let fixtures = ["jetstream.jsonl", "mastodon.jsonl", "views.json"]
+            .map { Smashtag.fixtures.appendingPathComponent("social").appendingPathComponent($0).path }
+        return corpus + fixtures
+    }
+
+    func testEachFileAloneAsTheReference() throws {
+        var rows = 0
+        for file in Self.files {
+            for format in ["csv", "json"] {
+                let expected = try reference(["*", file, "--kinds", Self.kinds, "--format", format])
+                XCTAssertEqual(try report(["*", file, "--kinds", Self.kinds, "--format", format]), expected, "\(file) \(format)")
+                if format == "csv" { rows += expected.split(separator: "\n").count - 1 }
+            }
+        }
+        XCTAssertGreaterThan(rows, 50, "something to compare")
+    }
+
+    /// Tweets, Bluesky and Mastodon in one run, with terms of each kind.
+    func testThreePlatformsInOneRunAsTheReference() throws {
+        let paths = [Smashtag.root.appendingPathComponent("samples/stream.jsonl").path,
+                     Smashtag.corpus.appendingPathComponent("twitwi").path,
+                     Smashtag.corpus.appendingPathComponent("mastodon-py").path,
+                     Smashtag.fixtures.appendingPathComponent("social").path]
+        let terms = ["*", "#rust", "#stanford", "#hoot", "word"].flatMap { ["-t", $0] }
+        for (kinds, format) in [("hashtag,user,poster", "csv"), ("hashtag,user,poster", "json"), ("url,domain", "csv")] {
+            let expected = try reference(terms + paths + ["--kinds", kinds, "--format", format])
+            XCTAssertEqual(try report(terms + paths + ["--kinds", kinds, "--format", format, "--jobs", "2"]), expected, "\(kinds) \(format)")
+            XCTAssertGreaterThan(format == "csv" ? expected.split(separator: "\n").count : expected.count / 40, 20, "something to compare")
+        }
+    }
+}
