@@ -174,7 +174,10 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// Adds one piece's matching posts; call in input order.
     public func add(_ e: PostPart) {
         guard e.count > 0 else { return }
-        let global = keys.numbers(of: e)
+        // Only the current window's mentions are numbered here, as they are met; the rest of the
+        // part's keys (its authors above all) are numbered by the fold, by the workers' names.
+        var global = keys.partNumbers(of: e)
+        defer { keys.restore(global) }
         let counter: TrendCounts
         if workerCounts.isEmpty {
             if counted == nil { counted = TrendCounts(terms: terms.count, windows: all, kinds: kinds) }
@@ -217,7 +220,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
                 for w in all.indices where all[w].contains(time) { windowTweets[t * all.count + w] += 1 }
                 guard inCurrent else { continue }
                 for m in e.mentions(of: i) {
-                    let g = global[Int(m)]
+                    let g = keys.number(ofKey: m, of: e, in: &global)
                     guard isWanted(g) else { continue }
                     let k = Int(g)
                     if k >= earliest[t].count {
@@ -242,8 +245,9 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         for c in added + (parallel ? [dropped!] : []) {
             var map: [Int32]
             if c.source != 0 {
-                // A worker table's ids: the merge numbered every key of its parts, by the same ids;
-                // a key it did not (a part cut short) by its name, and the ids the counter never met to 0.
+                // A worker table's ids: the merge numbered the keys it needed (the current window's
+                // mentions) by the same ids; any other (authors, a part cut short) by its name, and the
+                // ids the counter never met to 0.
                 let known = keys.numbers(ofTable: c.source), names = c.names
                 map = names.indices.map { $0 < known.count ? known[$0] : -1 }
                 for i in map.indices where map[i] < 0 { map[i] = names[i].map { keys.number($0) } ?? 0 }

@@ -229,6 +229,40 @@ struct MergedKeys {
     /// The global numbers of worker table `source`'s ids, -1 where not known (as far as its parts went).
     func numbers(ofTable source: Int) -> [Int32] { tableGlobals[source] ?? [] }
 
+    /// What `number(ofKey:of:in:)` reads a part's keys through: its worker
+    /// table's numbers (taken out of `tableGlobals` until `restore`), or the
+    /// numbers of a part without a table met so far (-1: not yet).
+    struct PartNumbers {
+        fileprivate var source: Int
+        fileprivate var known: [Int32]
+    }
+
+    /// Starts numbering `e`'s keys one by one, as they are needed (a merge
+    /// that reads few of a part's keys: the trend's mentions of the current
+    /// window, not its authors); `restore` ends it.
+    mutating func partNumbers(of e: PostPart) -> PartNumbers {
+        if e.keySource != 0, e.keyNumbers.count == e.keys.count {
+            return PartNumbers(source: e.keySource, known: tableGlobals.removeValue(forKey: e.keySource) ?? [])
+        }
+        return PartNumbers(source: 0, known: [Int32](repeating: -1, count: e.keys.count))
+    }
+
+    /// The global number of `e`'s key `k`, as `numbers(of:)` gives it.
+    @inline(__always)
+    mutating func number(ofKey k: Int32, of e: PostPart, in p: inout PartNumbers) -> Int32 {
+        let n = p.source == 0 ? Int(k) : Int(e.keyNumbers[Int(k)])
+        if n < p.known.count, p.known[n] >= 0 { return p.known[n] }
+        if n >= p.known.count { p.known += repeatElement(-1, count: max(n + 1 - p.known.count, p.known.count, 1024)) }
+        let g = numbering.number(e.keys[Int(k)])
+        p.known[n] = g
+        return g
+    }
+
+    /// Ends `partNumbers(of:)`: a table's numbers learnt are kept for its later parts.
+    mutating func restore(_ p: PartNumbers) {
+        if p.source != 0 { tableGlobals[p.source] = p.known }
+    }
+
     /// The global number of each of `e`'s keys, in `e.keys`' order.
     mutating func numbers(of e: PostPart) -> [Int32] {
         guard e.keySource != 0, e.keyNumbers.count == e.keys.count else { return e.keys.map { numbering.number($0) } }
