@@ -40,26 +40,26 @@ final class RepostTests: StoreTestCase {
             #hike,user,@sam.bsky.social,2,1,1,2
             #hike,url,trail.example.com/a,3,1,2,3
             #hike,poster,@did:plc:ttt,2,1,1,1
+            #hike,poster,@did:plc:sss,1,1,0,1
             #hike,poster,@did:plc:uuu,1,0,1,1
             #hike,poster,@reposter.bsky.social,1,0,1,1
-            #hike,poster,@sam.bsky.social,1,1,0,1
             #hike,poster,@tw,1,1,0,1
             hill,hashtag,#hike,5,2,3,4
             hill,hashtag,#views,3,1,2,3
             hill,user,@sam.bsky.social,2,1,1,2
             hill,url,trail.example.com/a,3,1,2,3
             hill,poster,@did:plc:ttt,2,1,1,1
+            hill,poster,@did:plc:sss,1,1,0,1
             hill,poster,@did:plc:uuu,1,0,1,1
             hill,poster,@reposter.bsky.social,1,0,1,1
-            hill,poster,@sam.bsky.social,1,1,0,1
             *,hashtag,#hike,6,3,3,5
             *,hashtag,#views,3,1,2,3
             *,user,@sam.bsky.social,2,1,1,2
             *,url,trail.example.com/a,3,1,2,3
             *,poster,@did:plc:ttt,2,1,1,1
             *,poster,@reposter.bsky.social,2,0,2,1
+            *,poster,@did:plc:sss,1,1,0,1
             *,poster,@did:plc:uuu,1,0,1,1
-            *,poster,@sam.bsky.social,1,1,0,1
             *,poster,@tw,1,1,0,1
 
             """)
@@ -84,18 +84,21 @@ final class RepostTests: StoreTestCase {
     }
 
     /// `posts` counts reposts (and Mastodon reblogs) as retweets of what
-    /// they name; `trend` and `posts` show Bluesky accounts by handle.
+    /// they name; `trend` and `posts` show Bluesky accounts by handle: an
+    /// author by the handle an identity event or a view names, else by DID
+    /// (sss is only spelled `@sam.bsky.social` in a text: a mentioned user's
+    /// fallback, not an author's, SPEC §16).
     func testPostsAndTrendCountRepostsAndShowHandles() throws {
         XCTAssertEqual(try out(["posts", "*", Self.folder, "--min-count", "1"]), """
             term,id,author,created_at,retweets,quotes,replies
-            *,at://did:plc:sss/app.bsky.feed.post/s1,@sam.bsky.social,2024-05-01T08:00:00Z,2,0,0
-            *,at://did:plc:sss/app.bsky.feed.post/s2,@sam.bsky.social,,1,0,0
+            *,at://did:plc:sss/app.bsky.feed.post/s1,@did:plc:sss,2024-05-01T08:00:00Z,2,0,0
+            *,at://did:plc:sss/app.bsky.feed.post/s2,@did:plc:sss,,1,0,0
             *,at://did:plc:ttt/app.bsky.feed.post/s3,@did:plc:ttt,2024-05-01T09:00:00Z,1,0,0
 
             """)
         XCTAssertEqual(try out(["posts", "#views", Self.folder, "--min-count", "1"]), """
             term,id,author,created_at,retweets,quotes,replies
-            #views,at://did:plc:sss/app.bsky.feed.post/s1,@sam.bsky.social,2024-05-01T08:00:00Z,2,0,0
+            #views,at://did:plc:sss/app.bsky.feed.post/s1,@did:plc:sss,2024-05-01T08:00:00Z,2,0,0
 
             """)
         let social = Smashtag.fixtures.appendingPathComponent("social/mastodon.jsonl").path
@@ -108,8 +111,8 @@ final class RepostTests: StoreTestCase {
                              "--min-authors", "1", "--retweets", "include", "--kinds", "hashtag,user,poster"])
         XCTAssertEqual(trend, """
             term,type,mention,display,current_tweets,current_authors,baseline_tweets,baseline_authors,expected,score,ratio,status,top_author_share,top_authors,example_ids
-            #hike,hashtag,#hike,#hike,5,5,0,0,1,16,6,new,0.2,@did:plc:ttt @did:plc:uuu @reposter.bsky.social,at://did:plc:sss/app.bsky.feed.post/s1 at://did:plc:ttt/app.bsky.feed.post/s3 at://did:plc:rrr/app.bsky.feed.repost/r1
-            #hike,hashtag,#views,#Views,2,2,0,0,1,1,3,new,0.5,@reposter.bsky.social @sam.bsky.social,at://did:plc:sss/app.bsky.feed.post/s1 at://did:plc:rrr/app.bsky.feed.repost/r1
+            #hike,hashtag,#hike,#hike,5,5,0,0,1,16,6,new,0.2,@did:plc:sss @did:plc:ttt @did:plc:uuu,at://did:plc:sss/app.bsky.feed.post/s1 at://did:plc:ttt/app.bsky.feed.post/s3 at://did:plc:rrr/app.bsky.feed.repost/r1
+            #hike,hashtag,#views,#Views,2,2,0,0,1,1,3,new,0.5,@did:plc:sss @reposter.bsky.social,at://did:plc:sss/app.bsky.feed.post/s1 at://did:plc:rrr/app.bsky.feed.repost/r1
             #hike,user,@sam.bsky.social,@sam.bsky.social,2,2,0,0,1,1,3,new,0.5,@did:plc:ttt @did:plc:uuu,at://did:plc:ttt/app.bsky.feed.post/s3 at://did:plc:uuu/app.bsky.feed.repost/r3
 
             """)

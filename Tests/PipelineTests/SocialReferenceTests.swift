@@ -7,7 +7,8 @@ import XCTest
 /// the system's Public Suffix List): the real samples of
 /// `../shared/corpus/twitwi` and `mastodon-py` and the hand-worked fixtures
 /// of `Tests/Fixtures/social`, each alone in CSV and JSON with every kind,
-/// and all of them with tweets in one run, are the reference's, byte for byte.
+/// and all of them with tweets in one run, are the reference's, byte for
+/// byte; so are their `posts` (SPEC §15), against `social_posts_reference.py`.
 final class SocialReferenceTests: XCTestCase {
     static let script = Smashtag.root.appendingPathComponent("Tests/Reference/social_reference.py").path
     static let kinds = "hashtag,user,url,host,domain,poster"
@@ -16,6 +17,21 @@ final class SocialReferenceTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", Self.script] + args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problems = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, String(decoding: problems, as: UTF8.self))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func python(_ script: String, _ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", Smashtag.root.appendingPathComponent("Tests/Reference/\(script)").path] + args
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
@@ -52,6 +68,32 @@ final class SocialReferenceTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(rows, 50, "something to compare")
+    }
+
+    /// SPEC §15 on the same posts (`Tests/Reference/social_posts_reference.py`):
+    /// reposts, quotes, replies and reblogs counted, each file alone and all
+    /// of them with tweets, every column; a Bluesky author shown by the
+    /// handle an identity event or a view names, else by its DID.
+    func testPostsAsTheReference() throws {
+        let all = ["--columns", "term,id,author,created_at,retweets,quotes,replies,text"]
+        let reposts = Smashtag.fixtures.appendingPathComponent("reposts").path
+        var rows = 0
+        for file in Self.files + [reposts] {
+            for columns in [[], all] {
+                let expected = try python("social_posts_reference.py", ["-t", "*", file, "--min-count", "1"] + columns)
+                let r = try Smashtag.run(["posts", "-t", "*", file, "--min-count", "1", "-q"] + columns)
+                XCTAssertEqual(r.stdout, expected, "\(file) \(columns)")
+                rows += expected.split(separator: "\n").count - 1
+            }
+        }
+        let paths = [Smashtag.root.appendingPathComponent("samples/stream.jsonl").path, reposts,
+                     Smashtag.corpus.appendingPathComponent("twitwi").path, Smashtag.corpus.appendingPathComponent("mastodon-py").path,
+                     Smashtag.fixtures.appendingPathComponent("social").path]
+        let terms = ["*", "#hike", "#rust", "stanford"].flatMap { ["-t", $0] }
+        let expected = try python("social_posts_reference.py", terms + paths + ["--min-count", "1"] + all)
+        XCTAssertEqual(try Smashtag.run(["posts"] + terms + paths + ["--min-count", "1", "-q", "--jobs", "2"] + all).stdout, expected)
+        rows += expected.split(separator: "\n").count - 1
+        XCTAssertGreaterThan(rows, 100, "something to compare")
     }
 
     /// Tweets, Bluesky and Mastodon in one run, with terms of each kind.

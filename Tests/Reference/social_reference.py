@@ -452,6 +452,14 @@ class Run:
             p.text = masto_text(st.get("content"))
 
     # the end ----------------------------------------------------------
+    def author_handle_for(self, did):
+        """SPEC 16: an author is "printed @handle when an identity event or a
+        post view ... names one (the latest by time), else @did:..." -- the
+        texts' spellings are the fallback of mentioned users alone."""
+        if did in self.handles:
+            return self.handles[did][1]
+        return norm(did)
+
     def handle_for(self, did):
         """SPEC 16: the handle named (latest by time), else the handle the
         text most often spells at the mention facets, else the DID."""
@@ -505,7 +513,7 @@ class Run:
                     keys.add(("domain", domain_of(host_of(host))))
         if "poster" in kinds and p.author is not None:
             k, v = p.author
-            keys.add(("poster", "@" + (self.handle_for(v) if k == "did" else v)))
+            keys.add(("poster", "@" + (self.author_handle_for(v) if k == "did" else v)))
         return keys
 
 

@@ -177,7 +177,7 @@ public final class PostsAggregator {
                 let f = known[wanted[x]!]
                 let time = f.time != PostPart.unknownTime ? f.time : PostIdentity.tweetID(of: x).flatMap(CreatedAt.fromSnowflake)
                 // A Bluesky author by handle (SPEC §16), as `report` shows accounts.
-                return PostRow(id: PostIdentity.text(of: x), author: f.author < 0 ? nil : HandleBook.shared.printed(authorNames[Int(f.author)]),
+                return PostRow(id: PostIdentity.text(of: x), author: f.author < 0 ? nil : HandleBook.shared.printedAuthor(authorNames[Int(f.author)]),
                                createdAt: time, text: f.text, retweets: Int(c.retweets), quotes: Int(c.quotes),
                                replies: Int(c.replies))
             })

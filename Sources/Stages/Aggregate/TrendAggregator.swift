@@ -388,12 +388,12 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// A name's first 16 bytes as two big-endian words, and its length.
     typealias NamePrefix = (UInt64, UInt64, Int)
 
-    /// The `NamePrefix` of each key as printed (`HandleBook`), by id; a range of ids a core.
+    /// The `NamePrefix` of each key as an author is printed (`HandleBook.printedAuthor`), by id; a range of ids a core.
     static func prefixes(of keys: [String]) -> [NamePrefix] {
         let chunks = parallelChunks(keys.count)
         return parallelMap(chunks) { c -> [NamePrefix] in
             (keys.count * c / chunks ..< keys.count * (c + 1) / chunks).map { k in
-                var n = HandleBook.isDIDKey(keys[k]) ? HandleBook.shared.printed(keys[k]) : keys[k]
+                var n = HandleBook.isDIDKey(keys[k]) ? HandleBook.shared.printedAuthor(keys[k]) : keys[k]
                 return n.withUTF8 { b -> NamePrefix in
                     var v: UInt64 = 0, w: UInt64 = 0
                     for i in 0..<Swift.min(b.count, 8) { v |= UInt64(b[i]) << UInt64(56 - 8 * i) }
@@ -414,8 +414,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// Row `row`'s explaining columns, from the current window's (mention, author) tweets.
     private static func explained(_ row: TrendRow, ids: [Int32], tweets: [Int32], starts: [Int32], earliest: [Earliest],
                                   keyNames: [String], prefixes: [NamePrefix]) -> Explained {
-        // Authors by handle (SPEC §16), ordered as shown.
-        func name(_ a: Int32) -> String { HandleBook.shared.printed(keyNames[Int(a)]) }
+        // Authors by handle (SPEC §16: the handle named, else the DID), ordered as shown.
+        func name(_ a: Int32) -> String { HandleBook.shared.printedAuthor(keyNames[Int(a)]) }
         func before(_ x: (author: Int32, tweets: Int32), _ y: (author: Int32, tweets: Int32)) -> Bool {
             if x.tweets != y.tweets { return x.tweets > y.tweets }
             let p = prefixes[Int(x.author)], q = prefixes[Int(y.author)]

@@ -75,6 +75,23 @@ public final class HandleBook: Sendable {
         }
     }
 
+    /// An identity event: it names `did`'s handle, or, with `spelled` (a
+    /// count of 1 or more: the `identity.spelled` member a store's snapshot
+    /// writes, `Store+Export`), says that texts spelled the handle so often,
+    /// which names nothing (an author is shown by a handle named alone).
+    public func identity(did: String, handle: String, time: Int64, spelled count: Int?) {
+        if let count { spelled(did: did, handle: handle, count: count) } else { name(did: did, handle: handle, time: time) }
+    }
+
+    /// An identity object's `spelled` member: a count of 1 to 2^31 − 1, else
+    /// nil (the event names its handle, as any identity event does).
+    static func spelledCount(_ s: inout JSONScanner) throws(JSONError) -> Int? {
+        guard let c = try? s.peek(), c &- 0x30 < 10 else { try s.skipValue(); return nil }
+        let n = try s.readNumber()
+        guard let v = JSONText.uint64(n, in: s.base), v >= 1, v < 1 << 31 else { return nil }
+        return Int(v)
+    }
+
     /// A post's text spells `did` as `handle` once.
     public func spelled(did: String, handle: String) {
         spelled(did: did, handle: handle, count: 1)
@@ -140,10 +157,29 @@ public final class HandleBook: Sendable {
         return u.next() != nil
     }
 
+    /// The handle an identity event or a post view named for `did`, else nil.
+    public func namedHandle(of did: String) -> String? {
+        let did = Self.key(did: did)
+        return state.withLock { s in s.named[did]?.handle }
+    }
+
     /// A key as a report shows it: a Bluesky account's by its handle when known
-    /// (`@did:plc:x` → `@alice.bsky.social`), lowercased as keys are; any other key as it is.
+    /// (`@did:plc:x` → `@alice.bsky.social`); any other key as it is. A
+    /// mentioned user (`@did:…`) is shown by the handle named, else the one
+    /// the texts spell most; a poster (`!did:…`) as `printedAuthor` shows it.
     public func printed(_ key: String) -> String {
-        guard Self.isDIDKey(key), let handle = handle(of: String(key.unicodeScalars.dropFirst())) else { return key }
+        guard Self.isDIDKey(key) else { return key }
+        if key.utf8.first == UInt8(ascii: "!") { return printedAuthor(key) }
+        guard let handle = handle(of: String(key.unicodeScalars.dropFirst())) else { return key }
+        return "@" + handle
+    }
+
+    /// A key as a report shows an author (of a post: `posts`' `author`,
+    /// `trend`'s `top_authors`, a `poster` row): a Bluesky account by the
+    /// handle an identity event or a post view names, else as its DID —
+    /// SPEC §16 gives the spellings of the texts to mentioned users alone.
+    public func printedAuthor(_ key: String) -> String {
+        guard Self.isDIDKey(key), let handle = namedHandle(of: String(key.unicodeScalars.dropFirst())) else { return key }
         return String(key.unicodeScalars.first!) + handle
     }
 

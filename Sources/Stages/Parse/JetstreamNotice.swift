@@ -36,6 +36,8 @@ extension TweetDecoder {
         /// An identity event's `identity.did` and `identity.handle` (nil: none, or not a string).
         var identityDID: ByteSpan?
         var identityHandle: ByteSpan?
+        /// `identity.spelled`: how often texts spelled the handle (`HandleBook.spelledCount`).
+        var identitySpelled: Int?
     }
 
     enum JetstreamEvent {
@@ -207,10 +209,11 @@ extension TweetDecoder {
                                           start: inout JetstreamPostStart) throws(JSONError) -> JetstreamEvent {
         var s = JSONScanner(UnsafeRawBufferPointer(start: b, count: n))
         s.pos = object
-        var did: ByteSpan?, handle: ByteSpan?
+        var did: ByteSpan?, handle: ByteSpan?, spelled: Int?
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "did") { did = try s.stringOrSkip() }
             else if s.key(k, is: "handle") { handle = try s.stringOrSkip() }
+            else if s.key(k, is: "spelled") { spelled = try HandleBook.spelledCount(&s) }
             else { try s.skipValue() }
         }
         var i = s.pos
@@ -221,6 +224,7 @@ extension TweetDecoder {
         guard i == n else { return .other }
         start.identityDID = did
         start.identityHandle = handle
+        start.identitySpelled = spelled
         return .identity
     }
 

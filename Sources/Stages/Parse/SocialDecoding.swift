@@ -47,6 +47,7 @@ struct SocialFields {
     var authorHandle: ByteSpan?
     var identityDID: ByteSpan?
     var identityHandle: ByteSpan?
+    var identitySpelled: Int?
     var indexedAt: ByteSpan?
     /// A post view's own `embed`, when it shows a quoted post (read only for `posts`).
     /// The three views are places in `TweetDecoder.views` (-1: none), which keeps every record's fields small.
@@ -228,6 +229,7 @@ extension TweetDecoder {
             try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
                 if s.key(k, is: "did") { self.socials[i].identityDID = try s.stringOrSkip() }
                 else if s.key(k, is: "handle") { self.socials[i].identityHandle = try s.stringOrSkip() }
+                else if s.key(k, is: "spelled") { self.socials[i].identitySpelled = try HandleBook.spelledCount(&s) }
                 else { try s.skipValue() }
             }
         case .record:
@@ -470,7 +472,8 @@ extension TweetDecoder {
             if spanEquals(kind, "identity") {
                 f.notice = true
                 if let did = socials[xi].identityDID ?? socials[xi].did, let handle = socials[xi].identityHandle, !handle.isEmpty {
-                    HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: micros(socials[xi].timeUS) ?? Int64.min)
+                    HandleBook.shared.identity(did: record.string(did), handle: record.string(handle),
+                                               time: micros(socials[xi].timeUS) ?? Int64.min, spelled: socials[xi].identitySpelled)
                 }
                 return
             }

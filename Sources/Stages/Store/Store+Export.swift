@@ -123,8 +123,10 @@ extension Store {
     }
 
     /// The Bluesky handles the store knows (SPEC §16), as Jetstream identity
-    /// events: a handle named at a time with that time, the most frequent
-    /// spelling of a DID nothing named at time 0 (so a named one wins).
+    /// events: a handle named at a time with that time; each spelling of a
+    /// DID nothing named with its count as `identity.spelled` (smashtag's
+    /// own member: read back as spellings, which show a mentioned user but
+    /// name no author).
     private func handleEvents() throws(StoreError) -> String {
         var out = ""
         var named = Set<String>()
@@ -134,12 +136,12 @@ extension Store {
             named.insert(did)
             out += ExportedPost.identityEvent(did: did, handle: handle, micros: max(0, s.int64(2)))
         }
-        let spelled = try db.statement("SELECT did, handle, count FROM handle_spelling ORDER BY did, count DESC, handle")
-        var last: String?
+        let spelled = try db.statement("SELECT did, handle, count FROM handle_spelling ORDER BY did, handle")
         while try spelled.step() {
-            guard let did = spelled.text(0), let handle = spelled.text(1), did != last else { continue }
-            last = did
-            if !named.contains(did) { out += ExportedPost.identityEvent(did: did, handle: handle, micros: 0) }
+            guard let did = spelled.text(0), let handle = spelled.text(1), !named.contains(did) else { continue }
+            let count = spelled.int64(2)
+            guard count >= 1 else { continue }
+            out += ExportedPost.identityEvent(did: did, handle: handle, micros: 0, spelled: Int(min(count, Int64(Int32.max))))
         }
         return out
     }
@@ -298,7 +300,8 @@ struct ExportedPost {
         return out + "}\n"
     }
 
-    static func identityEvent(did: String, handle: String, micros: Int64) -> String {
-        "{\"did\":\(q(did)),\"time_us\":\(micros),\"kind\":\"identity\",\"identity\":{\"did\":\(q(did)),\"handle\":\(q(handle))}}\n"
+    static func identityEvent(did: String, handle: String, micros: Int64, spelled: Int? = nil) -> String {
+        "{\"did\":\(q(did)),\"time_us\":\(micros),\"kind\":\"identity\",\"identity\":{\"did\":\(q(did)),\"handle\":\(q(handle))"
+            + (spelled.map { ",\"spelled\":\($0)" } ?? "") + "}}\n"
     }
 }
