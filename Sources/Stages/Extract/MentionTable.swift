@@ -3,13 +3,8 @@ import Synchronization
 
 /// Normalisation of SPEC §5: Unicode NFC, then full lowercasing.
 public enum MentionKey {
-    /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
-    public static func normalize(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self)
-        }
-        return s.precomposedStringWithCanonicalMapping.lowercased()
-    }
+    /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café` (`KeyNormalization`).
+    public static func normalize(_ s: String) -> String { KeyNormalization.normalize(s) }
 
     /// The key of a spelling with its sign (`#Stanford` → `#stanford`,
     /// `+HTTPS://Example.com/` → `+example.com`), nil when it has none.
@@ -25,7 +20,7 @@ public enum MentionKey {
     /// rest as it is (NFC leaves ASCII alone). The one rule the extract
     /// stage, the interner and the screen all apply to plain spellings.
     @inline(__always)
-    static func lowercasedASCII(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
+    static func lowercasedASCII(_ b: UInt8) -> UInt8 { KeyNormalization.lowercasedASCII(b) }
 
     /// Whether every byte is ASCII.
     @inline(__always)

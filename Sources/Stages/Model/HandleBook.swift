@@ -51,7 +51,7 @@ public final class HandleBook: Sendable {
     /// A DID as the book keys it: as a mention key is (SPEC §5: NFC, then
     /// lowercased), so that `did:plc:ABC` named by an identity event is the
     /// account a mention of `did:plc:abc` (keyed `@did:plc:abc`) shows.
-    static func key(did: String) -> String { MentionKey.normalize(did) }
+    static func key(did: String) -> String { KeyNormalization.normalize(did) }
 
     /// A handle as the book keeps, counts and shows it: trimmed of white
     /// space, NFC, lowercased (handles are domain names: `Alice.Test` and
@@ -60,7 +60,7 @@ public final class HandleBook: Sendable {
         var t = Substring(handle)
         while let c = t.first, c.isWhitespace { t.removeFirst() }
         while let c = t.last, c.isWhitespace { t.removeLast() }
-        return t.isEmpty ? nil : MentionKey.normalize(String(t))
+        return t.isEmpty ? nil : KeyNormalization.normalize(String(t))
     }
 
     /// An identity event or a post view: `did` is `handle` as of `time` (microseconds since 1970).
@@ -81,15 +81,6 @@ public final class HandleBook: Sendable {
     /// which names nothing (an author is shown by a handle named alone).
     public func identity(did: String, handle: String, time: Int64, spelled count: Int?) {
         if let count { spelled(did: did, handle: handle, count: count) } else { name(did: did, handle: handle, time: time) }
-    }
-
-    /// An identity object's `spelled` member: a count of 1 to 2^31 − 1, else
-    /// nil (the event names its handle, as any identity event does).
-    static func spelledCount(_ s: inout JSONScanner) throws(JSONError) -> Int? {
-        guard let c = try? s.peek(), c &- 0x30 < 10 else { try s.skipValue(); return nil }
-        let n = try s.readNumber()
-        guard let v = JSONText.uint64(n, in: s.base), v >= 1, v < 1 << 31 else { return nil }
-        return Int(v)
     }
 
     /// A post's text spells `did` as `handle` once.

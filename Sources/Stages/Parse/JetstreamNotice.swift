@@ -36,7 +36,7 @@ extension TweetDecoder {
         /// An identity event's `identity.did` and `identity.handle` (nil: none, or not a string).
         var identityDID: ByteSpan?
         var identityHandle: ByteSpan?
-        /// `identity.spelled`: how often texts spelled the handle (`HandleBook.spelledCount`).
+        /// `identity.spelled`: how often texts spelled the handle (`spelledCount`).
         var identitySpelled: Int?
     }
 
@@ -110,6 +110,16 @@ extension TweetDecoder {
         objects.append(f)
         conclude(index)
         return true
+    }
+
+    /// An identity object's `spelled` member (smashtag's own, which a store's
+    /// snapshot writes: `HandleBook.identity`): a count of 1 to 2^31 − 1,
+    /// else nil (the event names its handle, as any identity event does).
+    static func spelledCount(_ s: inout JSONScanner) throws(JSONError) -> Int? {
+        guard let c = try? s.peek(), c &- 0x30 < 10 else { try s.skipValue(); return nil }
+        let n = try s.readNumber()
+        guard let v = JSONText.uint64(n, in: s.base), v >= 1, v < 1 << 31 else { return nil }
+        return Int(v)
     }
 
     /// Thrown to leave the walk: the full one decides.
@@ -213,7 +223,7 @@ extension TweetDecoder {
         try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
             if s.key(k, is: "did") { did = try s.stringOrSkip() }
             else if s.key(k, is: "handle") { handle = try s.stringOrSkip() }
-            else if s.key(k, is: "spelled") { spelled = try HandleBook.spelledCount(&s) }
+            else if s.key(k, is: "spelled") { spelled = try TweetDecoder.spelledCount(&s) }
             else { try s.skipValue() }
         }
         var i = s.pos

@@ -229,7 +229,7 @@ extension TweetDecoder {
             try s.forEachMember { (s: inout JSONScanner, k: ByteSpan) throws(JSONError) in
                 if s.key(k, is: "did") { self.socials[i].identityDID = try s.stringOrSkip() }
                 else if s.key(k, is: "handle") { self.socials[i].identityHandle = try s.stringOrSkip() }
-                else if s.key(k, is: "spelled") { self.socials[i].identitySpelled = try HandleBook.spelledCount(&s) }
+                else if s.key(k, is: "spelled") { self.socials[i].identitySpelled = try TweetDecoder.spelledCount(&s) }
                 else { try s.skipValue() }
             }
         case .record:
