@@ -72,6 +72,26 @@ enum Smashtag {
         XCTAssertEqual(gz.terminationStatus, 0, "gzip \(arguments.joined(separator: " "))", file: file, line: line)
     }
 
+    /// Runs `python3 Tests/Reference/SCRIPT args…` (an independent reference)
+    /// and gives its standard output, failing the calling test unless it exits 0.
+    static func reference(_ script: String, _ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", root.appendingPathComponent("Tests/Reference").appendingPathComponent(script).path] + args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errBox = DataBox()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "\(script): \(String(decoding: errBox.data, as: UTF8.self))", file: file, line: line)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Runs a report and fails the calling test unless it exits 0.
     static func report(_ args: [String], stdin: Data? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> Result {
         let r = try run(["report"] + args, stdin: stdin)

@@ -10,38 +10,7 @@ import XCTest
 /// and all of them with tweets in one run, are the reference's, byte for
 /// byte; so are their `posts` (SPEC §15), against `social_posts_reference.py`.
 final class SocialReferenceTests: XCTestCase {
-    static let script = Smashtag.root.appendingPathComponent("Tests/Reference/social_reference.py").path
     static let kinds = "hashtag,user,url,host,domain,poster"
-
-    private func reference(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.script] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problems = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: problems, as: UTF8.self))
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func python(_ script: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Smashtag.root.appendingPathComponent("Tests/Reference/\(script)").path] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problems = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, String(decoding: problems, as: UTF8.self))
-        return String(decoding: data, as: UTF8.self)
-    }
 
     private func report(_ args: [String]) throws -> String {
         let r = try Smashtag.run(["report"] + args + ["--min-count", "1", "-q"])
@@ -62,7 +31,7 @@ final class SocialReferenceTests: XCTestCase {
         var rows = 0
         for file in Self.files {
             for format in ["csv", "json"] {
-                let expected = try reference(["*", file, "--kinds", Self.kinds, "--format", format])
+                let expected = try Smashtag.reference("social_reference.py", ["*", file, "--kinds", Self.kinds, "--format", format])
                 XCTAssertEqual(try report(["*", file, "--kinds", Self.kinds, "--format", format]), expected, "\(file) \(format)")
                 if format == "csv" { rows += expected.split(separator: "\n").count - 1 }
             }
@@ -80,7 +49,7 @@ final class SocialReferenceTests: XCTestCase {
         var rows = 0
         for file in Self.files + [reposts] {
             for columns in [[], all] {
-                let expected = try python("social_posts_reference.py", ["-t", "*", file, "--min-count", "1"] + columns)
+                let expected = try Smashtag.reference("social_posts_reference.py", ["-t", "*", file, "--min-count", "1"] + columns)
                 let r = try Smashtag.run(["posts", "-t", "*", file, "--min-count", "1", "-q"] + columns)
                 XCTAssertEqual(r.stdout, expected, "\(file) \(columns)")
                 rows += expected.split(separator: "\n").count - 1
@@ -90,7 +59,7 @@ final class SocialReferenceTests: XCTestCase {
                      Smashtag.corpus.appendingPathComponent("twitwi").path, Smashtag.corpus.appendingPathComponent("mastodon-py").path,
                      Smashtag.fixtures.appendingPathComponent("social").path]
         let terms = ["*", "#hike", "#rust", "stanford"].flatMap { ["-t", $0] }
-        let expected = try python("social_posts_reference.py", terms + paths + ["--min-count", "1"] + all)
+        let expected = try Smashtag.reference("social_posts_reference.py", terms + paths + ["--min-count", "1"] + all)
         XCTAssertEqual(try Smashtag.run(["posts"] + terms + paths + ["--min-count", "1", "-q", "--jobs", "2"] + all).stdout, expected)
         rows += expected.split(separator: "\n").count - 1
         XCTAssertGreaterThan(rows, 100, "something to compare")
@@ -104,7 +73,7 @@ final class SocialReferenceTests: XCTestCase {
                      Smashtag.fixtures.appendingPathComponent("social").path]
         let terms = ["*", "#rust", "#stanford", "#hoot", "word"].flatMap { ["-t", $0] }
         for (kinds, format) in [("hashtag,user,poster", "csv"), ("hashtag,user,poster", "json"), ("url,domain", "csv")] {
-            let expected = try reference(terms + paths + ["--kinds", kinds, "--format", format])
+            let expected = try Smashtag.reference("social_reference.py", terms + paths + ["--kinds", kinds, "--format", format])
             XCTAssertEqual(try report(terms + paths + ["--kinds", kinds, "--format", format, "--jobs", "2"]), expected, "\(kinds) \(format)")
             XCTAssertGreaterThan(format == "csv" ? expected.split(separator: "\n").count : expected.count / 40, 20, "something to compare")
         }

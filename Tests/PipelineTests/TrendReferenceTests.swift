@@ -9,7 +9,6 @@ import XCTest
 /// from the dumps, from a store built in two ingests, and through
 /// `extract --trend | aggregate --trend` is the reference's, byte for byte.
 final class TrendReferenceTests: XCTestCase {
-    static let reference = Smashtag.root.appendingPathComponent("Tests/Reference")
     static let terms = ["*", "#tag8", "@user0", "from:au0"]
 
     /// Each set: windows, baselines, zones, thresholds and the row options.
@@ -37,21 +36,6 @@ final class TrendReferenceTests: XCTestCase {
         return dir
     }
 
-    private func python(_ script: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", Self.reference.appendingPathComponent(script).path] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let problems = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "\(script): \(String(decoding: problems, as: UTF8.self))")
-        return String(decoding: data, as: UTF8.self)
-    }
-
     private func run(_ args: [String], stdin: Data? = nil) throws -> String {
         let r = try Smashtag.run(args, stdin: stdin)
         XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
@@ -61,7 +45,7 @@ final class TrendReferenceTests: XCTestCase {
     func testEveryPathGivesTheReferencesBytes() throws {
         let dir = try temporaryFolder()
         let dump = dir.appendingPathComponent("timed.jsonl").path
-        _ = try python("make_trend_data.py", [dump, "4000"])
+        _ = try Smashtag.reference("make_trend_data.py", [dump, "4000"])
         // The store in two ingests: the first half of the lines, then the rest (later copies of earlier posts among them).
         let lines = try String(contentsOfFile: dump, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let half = lines.count / 2
@@ -75,7 +59,7 @@ final class TrendReferenceTests: XCTestCase {
         var extracted: [[String]: Data] = [:]
         var rows = 0
         for o in Self.options {
-            let expected = try python("trend_reference.py", termArgs + o + [dump])
+            let expected = try Smashtag.reference("trend_reference.py", termArgs + o + [dump])
             let name = o.joined(separator: " ")
             XCTAssertEqual(try run(["trend"] + termArgs + [dump, "-q"] + o), expected, "dumps: \(name)")
             XCTAssertEqual(try run(["trend"] + termArgs + ["--store", store, "-q"] + o), expected, "store: \(name)")
@@ -88,7 +72,7 @@ final class TrendReferenceTests: XCTestCase {
         }
         // Something to compare: rows of every term and of every status.
         XCTAssertGreaterThan(rows, 1000)
-        let all = try python("trend_reference.py", termArgs + Self.options[1] + [dump])
+        let all = try Smashtag.reference("trend_reference.py", termArgs + Self.options[1] + [dump])
         for part in ["\n*,", "\n#tag8,", "\n@user0,", "\nfrom:au0,", ",rising,", ",new,", ",falling,", ",steady,"] {
             XCTAssertTrue(all.contains(part), part)
         }

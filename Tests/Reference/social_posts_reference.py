@@ -192,6 +192,10 @@ class PRun(S.Run):
         t = seconds_iso(record.get("createdAt"))
         if t is None and isinstance(ev.get("time_us"), int) and not isinstance(ev.get("time_us"), bool):
             t = ev["time_us"] // 1000000
+        self._bluesky_added(before, record, t)
+
+    def _bluesky_added(self, before, record, t):
+        """The Bluesky post just read: what it retweets (a repost), or quotes and answers."""
         p = self.posts[-1]
         if p.repost_of is not None:
             s = p.repost_of
@@ -208,14 +212,7 @@ class PRun(S.Run):
             return
         record = v["record"]
         t = seconds_iso(record.get("createdAt"))
-        p = self.posts[-1]
-        if p.repost_of is not None:
-            s = p.repost_of
-            copies = [(("uri", s), ("did", did_of_uri(s)), None, None)] if did_of_uri(s) else []
-            self._added(before, (("uri", s), None, None), p.author, t, copies)
-        else:
-            q, rp, copies = self.bsky_refs(record)
-            self._added(before, (None, ("uri", q) if q else None, ("uri", rp) if rp else None), p.author, t, copies)
+        self._bluesky_added(before, record, t)
         # The view's own embed: a copy of the post it quotes.
         embed = R.obj(v.get("embed"))
         rec = None
@@ -228,23 +225,19 @@ class PRun(S.Run):
 
     def embedded_view(self, rec):
         """A viewRecord {uri, author{did}, value{createdAt,text}}: a copy."""
-        uri = rec.get("uri")
-        value = rec.get("value")
-        if not (isinstance(uri, str) and uri.startswith("at://") and isinstance(value, dict)):
-            return
-        did = R.obj(rec.get("author")).get("did")
-        a = ("did", R.norm(did)) if isinstance(did, str) and did else (
-            ("did", did_of_uri(uri)) if did_of_uri(uri) else None)
-        x = value.get("text") if isinstance(value.get("text"), str) else None
-        self.copy(("uri", uri), a, seconds_iso(value.get("createdAt")), x)
+        self.shown_copy(rec, "value")
 
     def view_copy(self, parent):
         """A feed item's reply.parent: a post view of the post its post answers."""
-        uri = parent.get("uri")
-        record = parent.get("record")
+        self.shown_copy(parent, "record")
+
+    def shown_copy(self, view, member):
+        """What a view {uri, author{did}, MEMBER{createdAt,text}} says of its post: a copy."""
+        uri = view.get("uri")
+        record = view.get(member)
         if not (isinstance(uri, str) and uri.startswith("at://") and isinstance(record, dict)):
             return
-        did = R.obj(parent.get("author")).get("did")
+        did = R.obj(view.get("author")).get("did")
         a = ("did", R.norm(did)) if isinstance(did, str) and did else (
             ("did", did_of_uri(uri)) if did_of_uri(uri) else None)
         x = record.get("text") if isinstance(record.get("text"), str) else None
@@ -318,20 +311,7 @@ def iso(t):
 def posts(terms, paths, min_count, top, columns):
     bad = R.Bad()
     run = PRun(bad)
-
-    def on_plain(name, data):
-        for line, value in R.records(name, data, bad):
-            run.value(value, name, line)
-
-    def sink(name, data, error=None):
-        if data is None:
-            bad.add(name, 0, "unreadable: %s" % error)
-        else:
-            R.unpack(name, data, on_plain, bad)
-
-    for path in paths:
-        R.read_path(path, sink)
-    run.finish()
+    S.read_into(run, paths, bad)
     assert len(run.refs) == len(run.posts)
 
     lines = [",".join(columns)]

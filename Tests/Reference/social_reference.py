@@ -581,10 +581,8 @@ def masto_text(content):
 
 # ---------------------------------------------------------------- report
 
-def report(terms, paths, kinds, min_count, fmt):
-    bad = R.Bad()
-    run = Run(bad)
-
+def read_into(run, paths, bad):
+    """Every record of `paths` through run.value, then run.finish()."""
     def on_plain(name, data):
         for line, value in R.records(name, data, bad):
             run.value(value, name, line)
@@ -598,6 +596,12 @@ def report(terms, paths, kinds, min_count, fmt):
     for path in paths:
         R.read_path(path, sink)
     run.finish()
+
+
+def report(terms, paths, kinds, min_count, fmt):
+    bad = R.Bad()
+    run = Run(bad)
+    read_into(run, paths, bad)
 
     result = {}
     for term in terms:
