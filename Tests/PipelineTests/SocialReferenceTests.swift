@@ -8,7 +8,8 @@ import XCTest
 /// `../shared/corpus/twitwi` and `mastodon-py` and the hand-worked fixtures
 /// of `Tests/Fixtures/social`, each alone in CSV and JSON with every kind,
 /// and all of them with tweets in one run, are the reference's, byte for
-/// byte; so are their `posts` (SPEC §15), against `social_posts_reference.py`.
+/// byte; so are their `posts` (SPEC §15) and `trend` (§14) against
+/// `social_posts_reference.py` and `social_trend_reference.py`.
 final class SocialReferenceTests: XCTestCase {
     static let kinds = "hashtag,user,url,host,domain,poster"
 
@@ -63,6 +64,30 @@ final class SocialReferenceTests: XCTestCase {
         XCTAssertEqual(try Smashtag.run(["posts"] + terms + paths + ["--min-count", "1", "-q", "--jobs", "2"] + all).stdout, expected)
         rows += expected.split(separator: "\n").count - 1
         XCTAssertGreaterThan(rows, 100, "something to compare")
+    }
+
+    /// SPEC §14 on the same posts with timed tweets (`social_trend_reference.py`):
+    /// a window of each platform's days, and one across all of them.
+    func testTrendAsTheReference() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-socialtrend-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let timed = dir.appendingPathComponent("timed.jsonl").path
+        _ = try Smashtag.reference("make_trend_data.py", [timed, "1500"])
+        let paths = [timed, Smashtag.fixtures.appendingPathComponent("social").path, Smashtag.fixtures.appendingPathComponent("reposts").path,
+                     Smashtag.corpus.appendingPathComponent("twitwi").path, Smashtag.corpus.appendingPathComponent("mastodon-py").path]
+        let terms = ["*", "#hike", "#rust"].flatMap { ["-t", $0] }
+        let kinds = ["--kinds", "hashtag,user,poster", "--min-authors", "1", "--all"]
+        var rows = 0
+        for o in [["--current", "2024-05-01..2024-05-02", "--baseline", "2024-04-30..2024-05-01", "--retweets", "include"],
+                  ["--current", "1d", "--now", "2024-05-02T10:00:00Z", "--baseline", "mean:3"],
+                  ["--current", "2020-03-01..2026-12-01", "--retweets", "include", "--tz", "Europe/Berlin"],
+                  ["--current", "2d", "--now", "2020-03-09T10:00:00Z", "--by-tweets", "--retweets", "only", "--top", "3"]] {
+            let expected = try Smashtag.reference("social_trend_reference.py", terms + o + kinds + paths)
+            XCTAssertEqual(try Smashtag.run(["trend"] + terms + paths + o + kinds + ["-q"]).stdout, expected, o.joined(separator: " "))
+            rows += expected.split(separator: "\n").count - 1
+        }
+        XCTAssertGreaterThan(rows, 200, "something to compare")
     }
 
     /// Tweets, Bluesky and Mastodon in one run, with terms of each kind.
