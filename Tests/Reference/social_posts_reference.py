@@ -115,49 +115,19 @@ class PRun(S.Run):
             if have[k] is None and v is not None:
                 have[k] = v
 
-    # -- dispatch (as social_reference.Run.value, with feed items' reply.parent and tweets' references)
-    def value(self, v, name, line):
-        if isinstance(v, list):
-            for e in v:
-                self.value(e, name, line)
-            return
-        if not isinstance(v, dict):
-            self.bad.add(name, line, "not a post (%s)" % type(v).__name__)
-            return
-        if isinstance(v.get("kind"), str) and "did" in v and ("time_us" in v or v["kind"] in ("commit", "identity", "account")):
-            self.jetstream(v, name, line)
-        elif "uri" not in v and isinstance(v.get("posts"), list):
-            self.value(v["posts"], name, line)
-        elif "uri" not in v and isinstance(v.get("feed"), list):
-            for item in v["feed"]:
-                self.value(item, name, line)
-        elif "uri" not in v and isinstance(v.get("post"), dict):
-            self.value(v["post"], name, line)  # a feed item is its post
-            self.view_copy(R.obj(R.obj(v.get("reply")).get("parent")))
-        elif "id" not in v and "id_str" not in v and "uri" not in v and \
-                any(isinstance(v.get(k), list) for k in ("statuses", "results")):
-            self.value(v["statuses"] if isinstance(v.get("statuses"), list) else v["results"], name, line)
-        elif "user" not in v and (isinstance(v.get("account"), dict) or
-                                  (isinstance(v.get("uri"), str) and not v["uri"].startswith("at://")
-                                   and ("content" in v or "account" in v))):
-            self.mastodon(v, name, line)
-        elif isinstance(v.get("author"), dict) and "did" in v["author"] or \
-                (isinstance(v.get("uri"), str) and v["uri"].startswith("at://")):
-            self.view(v, name, line)
-        else:
-            for tweet, ctx in R.tweets_of(v, R.EMPTY_CTX, name, line, self.bad):
-                tid = R.tweet_id(tweet)
-                tags, users, who, text, _ = R.analyse(tweet, ctx)
-                p = S.Post(("tweet", tid))
-                p.tags = set(tags)
-                p.users = {("name", u) for u in users}
-                p.author = ("name", who) if who else None
-                p.text = text
-                self.posts.append(p)
-                (rt, q, rp), copies = P.references(tweet, ctx)
-                refs = tuple(("tweet", x) if x is not None else None for x in (rt, q, rp))
-                self._added(len(self.posts) - 1, refs, p.author, R.tweet_time(tweet.get("created_at"), tid),
-                            [(("tweet", i), ("name", a) if a else None, t, x) for i, a, t, x in copies])
+    # -- dispatch: social_reference.Run.value, with feed items' reply.parent and tweets' references
+    def feed_item(self, item, name, line):
+        super().feed_item(item, name, line)
+        self.view_copy(R.obj(R.obj(item.get("reply")).get("parent")))
+
+    def tweet(self, tweet, ctx):
+        p, facts = super().tweet(tweet, ctx)
+        tid = R.tweet_id(tweet)
+        (rt, q, rp), copies = P.references(tweet, ctx)
+        refs = tuple(("tweet", x) if x is not None else None for x in (rt, q, rp))
+        self._added(len(self.posts) - 1, refs, p.author, R.tweet_time(tweet.get("created_at"), tid),
+                    [(("tweet", i), ("name", a) if a else None, t, x) for i, a, t, x in copies])
+        return p, facts
 
     # -- Bluesky
     def bsky_refs(self, record):

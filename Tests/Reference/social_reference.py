@@ -327,12 +327,14 @@ class Run:
             self.value(v["posts"], name, line)
         elif "uri" not in v and isinstance(v.get("feed"), list):
             for item in v["feed"]:
-                if isinstance(item, dict) and "post" in item:
-                    self.value(item["post"], name, line)  # a repost reason adds nothing
+                if isinstance(item, dict) and isinstance(item.get("post"), dict):
+                    self.feed_item(item, name, line)
+                elif isinstance(item, dict) and "post" in item:
+                    self.value(item["post"], name, line)
                 else:
                     self.value(item, name, line)
         elif "uri" not in v and isinstance(v.get("post"), dict):
-            self.value(v["post"], name, line)  # a feed item is its post
+            self.feed_item(v, name, line)
         elif "id" not in v and "id_str" not in v and "uri" not in v and \
                 any(isinstance(v.get(k), list) for k in ("statuses", "results")):
             # A search response ({"statuses":[...]}, also Mastodon's v2 search,
@@ -348,14 +350,27 @@ class Run:
                 (isinstance(v.get("uri"), str) and v["uri"].startswith("at://")):
             self.view(v, name, line)
         else:
-            for tweet, ctx in R.tweets_of(v, R.EMPTY_CTX, name, line, self.bad):
-                tags, users, who, text, _ = R.analyse(tweet, ctx)
-                p = Post(("tweet", R.tweet_id(tweet)))
-                p.tags = set(tags)
-                p.users = {("name", u) for u in users}
-                p.author = ("name", who) if who else None
-                p.text = text
-                self.posts.append(p)
+            self.tweets(v, name, line)
+
+    def feed_item(self, item, name, line):
+        """A feed item {"post": VIEW, ...} is its post (a repost `reason` adds nothing)."""
+        self.value(item["post"], name, line)
+
+    def tweets(self, v, name, line):
+        """A record of no other platform: tweets, as reference.py reads them."""
+        for tweet, ctx in R.tweets_of(v, R.EMPTY_CTX, name, line, self.bad):
+            self.tweet(tweet, ctx)
+
+    def tweet(self, tweet, ctx):
+        """One tweet as a post: the Post made, and reference.py's facts of it."""
+        tags, users, who, text, facts = R.analyse(tweet, ctx)
+        p = Post(("tweet", R.tweet_id(tweet)))
+        p.tags = set(tags)
+        p.users = {("name", u) for u in users}
+        p.author = ("name", who) if who else None
+        p.text = text
+        self.posts.append(p)
+        return p, facts
 
     def jetstream(self, ev, name, line):
         kind = ev["kind"]

@@ -42,7 +42,6 @@ What a post is (SPEC §16, §12.1):
   against smashtag; see /tmp/social_trend_findings.md).
 """
 
-import argparse
 import os
 import sys
 import unicodedata
@@ -145,50 +144,14 @@ class TRun(S.Run):
         if len(self.posts) > before:
             self.info.append(info)
 
-    def value(self, v, name, line):
-        # As social_reference.Run.value, with the tweets' facts kept.
-        if isinstance(v, list):
-            for e in v:
-                self.value(e, name, line)
-            return
-        if not isinstance(v, dict):
-            self.bad.add(name, line, "not a post (%s)" % type(v).__name__)
-            return
-        if isinstance(v.get("kind"), str) and "did" in v and ("time_us" in v or v["kind"] in ("commit", "identity", "account")):
-            self.jetstream(v, name, line)
-        elif "uri" not in v and isinstance(v.get("posts"), list):
-            self.value(v["posts"], name, line)
-        elif "uri" not in v and isinstance(v.get("feed"), list):
-            for item in v["feed"]:
-                if isinstance(item, dict) and "post" in item:
-                    self.value(item["post"], name, line)
-                else:
-                    self.value(item, name, line)
-        elif "uri" not in v and isinstance(v.get("post"), dict):
-            self.value(v["post"], name, line)
-        elif "id" not in v and "id_str" not in v and "uri" not in v and \
-                any(isinstance(v.get(k), list) for k in ("statuses", "results")):
-            self.value(v["statuses"] if isinstance(v.get("statuses"), list) else v["results"], name, line)
-        elif "user" not in v and (isinstance(v.get("account"), dict) or
-                                  (isinstance(v.get("uri"), str) and not v["uri"].startswith("at://")
-                                   and ("content" in v or "account" in v))):
-            self.mastodon(v, name, line)
-        elif isinstance(v.get("author"), dict) and "did" in v["author"] or \
-                (isinstance(v.get("uri"), str) and v["uri"].startswith("at://")):
-            self.view(v, name, line)
-        else:
-            for tweet, ctx in R.tweets_of(v, R.EMPTY_CTX, name, line, self.bad):
-                tags, users, who, text, facts = R.analyse(tweet, ctx)
-                p = S.Post(("tweet", R.tweet_id(tweet)))
-                p.tags = set(tags)
-                p.users = {("name", u) for u in users}
-                p.author = ("name", who) if who else None
-                p.text = text
-                self.posts.append(p)
-                sp = [("hashtag" if s[0] == "#" else "user", s) for s in facts["spellings"]]
-                raw_who = R.author(tweet, ctx)
-                self.info.append(Info(us_of_seconds(facts["time"]), facts["retweet"], sp,
-                                      "@" + nfc(raw_who) if raw_who else None))
+    def tweet(self, tweet, ctx):
+        # As social_reference.Run.tweet, with the tweet's facts kept.
+        p, facts = super().tweet(tweet, ctx)
+        sp = [("hashtag" if s[0] == "#" else "user", s) for s in facts["spellings"]]
+        raw_who = R.author(tweet, ctx)
+        self.info.append(Info(us_of_seconds(facts["time"]), facts["retweet"], sp,
+                              "@" + nfc(raw_who) if raw_who else None))
+        return p, facts
 
     def jetstream(self, ev, name, line):
         before = len(self.posts)
@@ -284,20 +247,7 @@ def pid_order(pid):
 def collect(terms, paths, filt, kinds, windows_us):
     bad = R.Bad()
     run = TRun(bad)
-
-    def on_plain(name, data):
-        for line, value in R.records(name, data, bad):
-            run.value(value, name, line)
-
-    def sink(name, data, error=None):
-        if data is None:
-            bad.add(name, 0, "unreadable: %s" % error)
-        else:
-            R.unpack(name, data, on_plain, bad)
-
-    for path in paths:
-        R.read_path(path, sink)
-    run.finish()
+    S.read_into(run, paths, bad)
 
     out = {t: [] for t in terms}
     seen = {t: set() for t in terms}
@@ -326,48 +276,12 @@ def collect(terms, paths, filt, kinds, windows_us):
     return out, bad
 
 
-def tally(counted, w):
-    per = {}
-    for pid, time, keys, who, _, _ in counted:
-        if not (w[0] <= time < w[1]):
-            continue
-        for k in keys:
-            e = per.setdefault(k, [0, set()])
-            e[0] += 1
-            if who is not None:
-                e[1].add(who)
-    return {k: (n, len(a)) for k, (n, a) in per.items()}
-
-
 def rows(term, counted, current, baseline, scale, args):
-    now = tally(counted, current)
-    before = [tally(counted, w) for w in baseline]
-    keys = set(now)
-    for b in before:
-        keys |= set(b)
-    carrying = {}
-    for post in counted:
-        if current[0] <= post[1] < current[1]:
-            for k in post[2]:
-                carrying.setdefault(k, []).append(post)
+    counts, carrying = T.window_counts(counted, current, baseline, scale)
     out = []
-    for k in keys:
+    for k, (ct, ca, bt, ba) in counts.items():
         typ, key = k
-        ct, ca = now.get(k, (0, 0))
-        bt = sum(Fraction(b.get(k, (0, 0))[0]) for b in before) / len(before) * scale
-        ba = sum(Fraction(b.get(k, (0, 0))[1]) for b in before) / len(before) * scale
-        o, b = (ct, bt) if args.by_tweets else (ca, ba)
-        e = b if b >= 1 else Fraction(1)
-        score = Fraction(0) if e > o or o < args.min_authors else (o - e) ** 2 / e
-        ratio = Fraction(o + 1) / (b + 1)
-        if b == 0 and o >= args.min_authors:
-            status = "new"
-        elif score > 0:
-            status = "rising"
-        elif o < b:
-            status = "falling"
-        else:
-            status = "steady"
+        e, score, ratio, status = T.scored(ct, ca, bt, ba, args)
         mine = carrying.get(k, [])
         by_author, shown_of, spellings = {}, {}, {}
         for pid, time, _, who, shown, sp in mine:
@@ -385,34 +299,12 @@ def rows(term, counted, current, baseline, scale, args):
         ids = " ".join(pid_text(p[0]) for p in earliest)
         out.append(dict(rank=TYPE_RANK[typ], kind=typ, key=key, display=R.display_of(spellings), ct=ct, ca=ca,
                         bt=bt, ba=ba, e=e, score=score, ratio=ratio, status=status, share=share, top=top, ids=ids))
-    if not args.all:
-        out = [r for r in out if r["score"] > 0]
-    out.sort(key=lambda r: (r["rank"], -r["score"], -r["ca"], r["key"].encode("utf-8")))
-    if args.top is not None:
-        kept, per = [], {}
-        for r in out:
-            per[r["rank"]] = per.get(r["rank"], 0) + 1
-            if per[r["rank"]] <= args.top:
-                kept.append(r)
-        out = kept
-    return [",".join(R.csv_field(x) for x in (
-        term, r["kind"], r["key"], r["display"], str(r["ct"]), str(r["ca"]), T.number(r["bt"]), T.number(r["ba"]),
-        T.number(r["e"]), T.number(r["score"]), T.number(r["ratio"]), r["status"], T.number(r["share"]),
-        r["top"], r["ids"])) for r in out]
+    out = T.kept_in_order(out, args)
+    return [T.csv_row(term, r) for r in out]
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-t", "--term", action="append", required=True)
-    ap.add_argument("--current", required=True)
-    ap.add_argument("--baseline", default="previous")
-    ap.add_argument("--now")
-    ap.add_argument("--tz", default="UTC")
-    ap.add_argument("--min-authors", type=int, default=5)
-    ap.add_argument("--by-tweets", action="store_true")
-    ap.add_argument("--all", action="store_true")
-    ap.add_argument("--top", type=int)
-    ap.add_argument("--retweets", default="exclude")
+    ap = T.arguments()
     ap.add_argument("--kinds", default="hashtag,user")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args(argv)

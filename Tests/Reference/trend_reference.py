@@ -142,9 +142,11 @@ def posts(terms, paths, retweets):
 
 
 def tally(counted, window):
-    """{key: (tweets, authors)} of the counted posts within window."""
+    """{key: (tweets, authors)} of the counted posts within window; a post is
+    a tuple (id, time, keys, author, ...)."""
     per = {}
-    for tid, time, keys, who, _ in counted:
+    for post in counted:
+        time, keys, who = post[1], post[2], post[3]
         if not (window[0] <= time < window[1]):
             continue
         for k in keys:
@@ -155,35 +157,69 @@ def tally(counted, window):
     return {k: (n, len(a)) for k, (n, a) in per.items()}
 
 
-def rows(term, counted, current, baseline, scale, args):
+def scored(ct, ca, bt, ba, args):
+    """(e, score, ratio, status) of a mention (SPEC §14): o and b its
+    authors, or its tweets with --by-tweets."""
+    o, b = (ct, bt) if args.by_tweets else (ca, ba)
+    e = b if b >= 1 else Fraction(1)
+    score = Fraction(0) if e > o or o < args.min_authors else (o - e) ** 2 / e
+    ratio = Fraction(o + 1) / (b + 1)
+    if b == 0 and o >= args.min_authors:
+        status = "new"
+    elif score > 0:
+        status = "rising"
+    elif o < b:
+        status = "falling"
+    else:
+        status = "steady"
+    return e, score, ratio, status
+
+
+def kept_in_order(out, args):
+    """Rows with a score above 0 (all with --all), by type, score descending,
+    current authors descending, mention bytes; at most --top of a type."""
+    if not args.all:
+        out = [r for r in out if r["score"] > 0]
+    out.sort(key=lambda r: (r["rank"], -r["score"], -r["ca"], r["key"].encode("utf-8")))
+    if args.top is not None:
+        kept, per = [], {}
+        for r in out:
+            per[r["rank"]] = per.get(r["rank"], 0) + 1
+            if per[r["rank"]] <= args.top:
+                kept.append(r)
+        out = kept
+    return out
+
+
+def window_counts(counted, current, baseline, scale):
+    """Per key carried in either window, (current tweets, current authors,
+    baseline tweets, baseline authors) (the baseline's the mean of its
+    windows, scaled); and per key the current window's posts carrying it,
+    which the explaining columns are over."""
     now = tally(counted, current)
     before = [tally(counted, w) for w in baseline]
     keys = set(now)
     for b in before:
         keys |= set(b)
-    # The explaining columns: over the current window's posts carrying each key.
     carrying = {}
     for post in counted:
         if current[0] <= post[1] < current[1]:
             for k in post[2]:
                 carrying.setdefault(k, []).append(post)
-    out = []
+    counts = {}
     for k in keys:
         ct, ca = now.get(k, (0, 0))
         bt = sum(Fraction(b.get(k, (0, 0))[0]) for b in before) / len(before) * scale
         ba = sum(Fraction(b.get(k, (0, 0))[1]) for b in before) / len(before) * scale
-        o, b = (ct, bt) if args.by_tweets else (ca, ba)
-        e = b if b >= 1 else Fraction(1)
-        score = Fraction(0) if e > o or o < args.min_authors else (o - e) ** 2 / e
-        ratio = Fraction(o + 1) / (b + 1)
-        if b == 0 and o >= args.min_authors:
-            status = "new"
-        elif score > 0:
-            status = "rising"
-        elif o < b:
-            status = "falling"
-        else:
-            status = "steady"
+        counts[k] = (ct, ca, bt, ba)
+    return counts, carrying
+
+
+def rows(term, counted, current, baseline, scale, args):
+    counts, carrying = window_counts(counted, current, baseline, scale)
+    out = []
+    for k, (ct, ca, bt, ba) in counts.items():
+        e, score, ratio, status = scored(ct, ca, bt, ba, args)
         mine = carrying.get(k, [])
         by_author = {}
         spellings = {}
@@ -201,23 +237,19 @@ def rows(term, counted, current, baseline, scale, args):
         rank, kind = TYPE_ORDER[k[0]]
         out.append(dict(rank=rank, kind=kind, key=k, display=ref.display_of(spellings), ct=ct, ca=ca, bt=bt, ba=ba,
                         e=e, score=score, ratio=ratio, status=status, share=share, top=top_authors, ids=example_ids))
-    if not args.all:
-        out = [r for r in out if r["score"] > 0]
-    out.sort(key=lambda r: (r["rank"], -r["score"], -r["ca"], r["key"].encode("utf-8")))
-    if args.top is not None:
-        kept, per = [], {}
-        for r in out:
-            per[r["rank"]] = per.get(r["rank"], 0) + 1
-            if per[r["rank"]] <= args.top:
-                kept.append(r)
-        out = kept
-    return [",".join(ref.csv_field(x) for x in (
+    out = kept_in_order(out, args)
+    return [csv_row(term, r) for r in out]
+
+
+def csv_row(term, r):
+    """A row of the CSV, its numbers as SPEC §14 writes them."""
+    return ",".join(ref.csv_field(x) for x in (
         term, r["kind"], r["key"], r["display"], str(r["ct"]), str(r["ca"]), number(r["bt"]), number(r["ba"]),
         number(r["e"]), number(r["score"]), number(r["ratio"]), r["status"], number(r["share"]), r["top"], r["ids"]))
-        for r in out]
 
 
-def main(argv=None):
+def arguments():
+    """The options of `smashtag trend` this reference takes (paths left to the caller)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("-t", "--term", action="append", required=True)
     ap.add_argument("--current", required=True)
@@ -229,6 +261,11 @@ def main(argv=None):
     ap.add_argument("--all", action="store_true")
     ap.add_argument("--top", type=int)
     ap.add_argument("--retweets", default="exclude")
+    return ap
+
+
+def main(argv=None):
+    ap = arguments()
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args(argv)
     terms = [t if t == "*" else ref.check_term(t) for t in args.term]
