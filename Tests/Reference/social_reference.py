@@ -210,8 +210,9 @@ class Post:
         self.spellings = []  # [(did, spelled handle)] of mention facets
 
 
-def clean_tag(t):
-    """SPEC 16: trimmed of surrounding white space and of one leading '#'."""
+def trimmed_tag(t):
+    """SPEC 16: a tag trimmed of surrounding white space and of one leading
+    '#'; None when nothing is left (or it is no string)."""
     if not isinstance(t, str):
         return None
     t = t.strip()
@@ -219,6 +220,12 @@ def clean_tag(t):
         t = t[1:]
     # DECISION: white space after the '#' is trimmed too ("# x" is "x").
     t = t.strip()
+    return t or None
+
+
+def clean_tag(t):
+    """A tag's key: trimmed (trimmed_tag), then normalised (SPEC 5)."""
+    t = trimmed_tag(t)
     return norm(t) if t else None
 
 

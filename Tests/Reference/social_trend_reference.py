@@ -72,12 +72,8 @@ class Info:
 
 
 def tag_spelling(t):
-    if not isinstance(t, str):
-        return None
-    t = t.strip()
-    if t.startswith("#"):
-        t = t[1:]
-    t = t.strip()
+    """A tag as written (trimmed as its key is), NFC, with its sign."""
+    t = S.trimmed_tag(t)
     return "#" + nfc(t) if t else None
 
 
