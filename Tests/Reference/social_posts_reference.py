@@ -159,9 +159,8 @@ class PRun(S.Run):
             return
         commit = ev["commit"]
         record = commit["record"]
-        t = seconds_iso(record.get("createdAt"))
-        if t is None and isinstance(ev.get("time_us"), int) and not isinstance(ev.get("time_us"), bool):
-            t = ev["time_us"] // 1000000
+        us = S.event_time_us(ev, record)
+        t = us // 1000000 if us is not None else None
         self._bluesky_added(before, record, t)
 
     def _bluesky_added(self, before, record, t):

@@ -229,6 +229,15 @@ def clean_tag(t):
     return norm(t) if t else None
 
 
+def event_time_us(ev, record):
+    """SPEC 16: a Jetstream post's time in microseconds: `record.createdAt`,
+    else the event's `time_us`; None when neither says."""
+    t = parse_iso_us(record.get("createdAt"))
+    if t is None and isinstance(ev.get("time_us"), int) and not isinstance(ev.get("time_us"), bool):
+        t = ev["time_us"]
+    return t
+
+
 def parse_iso_us(s):
     """ISO 8601 -> microseconds since the epoch, or None."""
     if not isinstance(s, str):

@@ -156,9 +156,7 @@ class TRun(S.Run):
             return
         commit = ev["commit"]
         record = commit["record"]
-        t = S.parse_iso_us(record.get("createdAt"))
-        if t is None and isinstance(ev.get("time_us"), int) and not isinstance(ev.get("time_us"), bool):
-            t = ev["time_us"]
+        t = S.event_time_us(ev, record)
         repost = commit["collection"] == S.REPOST
         self._add(before, Info(t, repost, [] if repost else bsky_spellings(record), None))
 
