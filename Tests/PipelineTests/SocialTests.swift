@@ -151,6 +151,17 @@ final class SocialTests: XCTestCase {
             *,poster,@did:plc:other,1
 
             """)
+        // The same bytes from a store and through extract | aggregate.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-handles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("h.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest", "-", "--store", store, "-q"], stdin: Data(lines.utf8)).status, 0)
+        XCTAssertEqual(try csv(["*", "--store", store, "--kinds", "hashtag,user,poster", "--min-count", "1"]), out, "store")
+        let extracted = try Smashtag.run(["extract", "*", "-", "--kinds", "hashtag,user,poster", "-q"], stdin: Data(lines.utf8)).stdout
+        let aggregated = try Smashtag.run(["aggregate", "--kinds", "hashtag,user,poster", "--min-count", "1", "--format", "csv", "-q"],
+                                          stdin: Data(extracted.utf8))
+        XCTAssertEqual(aggregated.stdout, out, "extract | aggregate")
     }
 
     /// Jetstream's `account` events (an account activated or taken down) are
