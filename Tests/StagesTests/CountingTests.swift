@@ -182,6 +182,45 @@ final class CountingTests: XCTestCase {
         }
     }
 
+    /// `keyedID` says a spelling is its key only when `spelling(ofEntry:)`
+    /// says so too (the spellings' fast path rests on it), and says so from
+    /// the first look for an ASCII spelling written as its key: held over
+    /// random spellings of both cases, non-ASCII ones, and ASCII spellings of
+    /// a key held as a string that folds to them (U+037E is `;`).
+    func testAKeyedLookUpSaysAKeySpellingAsTheSpellingDoes() {
+        let table = MentionTable()
+        var generator = SystemRandomNumberGenerator()
+        func keyed(_ s: String, _ kind: MentionKind) -> (id: Int32?, asKey: Bool, entry: Int) {
+            Array(s.utf8).withUnsafeBytes { raw in
+                let (id, asKey) = table.keyedID(raw: raw, escaped: false, kind: kind)
+                return (id, asKey, table.entry(raw: raw, escaped: false, kind: kind))
+            }
+        }
+        // A key held as a string that folds to ASCII (as Swift compares strings): its ASCII spelling is not that key.
+        let foldedID = table.id(forKey: "@a\u{037E}b")
+        let folded = keyed("a;b", .user)
+        XCTAssertEqual(folded.id, foldedID)
+        XCTAssertFalse(folded.asKey, "the key is the string it was numbered by")
+        XCTAssertEqual(table.spelling(ofEntry: folded.entry), "@a;b")
+        XCTAssertTrue(keyed("stanford", .hashtag).asKey, "lower-case ASCII: its key from the first look")
+        XCTAssertFalse(keyed("Stanford", .hashtag).asKey)
+        let pieces = ["a", "B", "c", "\u{E9}", "e\u{301}", "_", "1", "Z"]
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 1...5, using: &generator)
+            let text = (0..<n).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let kind: MentionKind = Bool.random(using: &generator) ? .hashtag : .user
+            let first = keyed(text, kind)
+            guard first.id != nil else { continue }
+            let written = table.spelling(ofEntry: first.entry)
+            if first.asKey { XCTAssertNil(written, "\(kind) \(text)") }
+            if text.utf8.allSatisfy({ $0 < 0x80 }) && text == text.lowercased() { XCTAssertTrue(first.asKey, text) }
+            // Once `spellingOf` has found it so, every look says it.
+            let spelled = Array(text.utf8).withUnsafeBytes { table.spellingOf(raw: $0, escaped: false, kind: kind).spelling }
+            XCTAssertEqual(spelled, written)
+            XCTAssertEqual(keyed(text, kind).asKey, written == nil, "\(kind) \(text)")
+        }
+    }
+
     func testLocalKeysNumberEachPieceAfresh() {
         let table = MentionTable()
         let ids = ["#a", "#b", "@c", "#d"].map { table.id(forKey: $0) }

@@ -69,6 +69,10 @@ struct KeyNumbering {
         }
     }
 
+    /// Whether key `n` is a string folded to the ASCII bytes it is numbered by, not those bytes.
+    @inline(__always)
+    func isFolded(_ n: Int32) -> Bool { !folded.isEmpty && folded.contains(n) }
+
     /// The number of `key` if it has one.
     func existing(_ key: String) -> Int32? {
         var contiguous = key

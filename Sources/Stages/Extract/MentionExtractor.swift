@@ -18,22 +18,33 @@ public protocol MentionExtractor {
 /// and the poster besides hashtags and users.
 public struct EntitiesExtractor: MentionExtractor {
     public let kinds: MentionKinds
+    /// Whether the spans it reads are those `TweetSpellings` visits (hashtags and users both read; no
+    /// links or poster, which it reads otherwise), so that `MentionSet.keyedKinds` can say what it says.
+    private let readsSpellingSpans: Bool
 
-    public init(kinds: MentionKinds = .standard) { self.kinds = kinds }
+    public init(kinds: MentionKinds = .standard) {
+        self.kinds = kinds
+        readsSpellingSpans = kinds.isSuperset(of: .standard) && !kinds.hasLinks && !kinds.has(.poster)
+    }
 
     public func extract(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, into mentions: inout MentionSet) {
-        add(tweet.hashtags, tweet.users, record, table, &mentions)
-        if kinds.has(.symbol) { add(tweet.symbols, .symbol, record, table, &mentions) }
+        // Whether every span read is known to be written as its key.
+        var keyed = readsSpellingSpans
+        defer { if keyed { mentions.keyedKinds = kinds } }
+        add(tweet.hashtags, tweet.users, record, table, &mentions, &keyed)
+        if kinds.has(.symbol) { add(tweet.symbols, .symbol, record, table, &mentions, &keyed) }
         // A retweet's own entities repeat its retweeted tweet's: the permalink of the tweet that one quotes is no link either.
         if kinds.hasLinks {
             MentionLinks.add(tweet.links, quoted: tweet.quoted, also: tweet.retweeted?.quoted, kinds, record, table, &mentions)
         }
         if let rt = tweet.retweeted {
-            add(rt.hashtags, rt.users, record, table, &mentions)
-            if kinds.has(.symbol) { add(rt.symbols, .symbol, record, table, &mentions) }
+            add(rt.hashtags, rt.users, record, table, &mentions, &keyed)
+            if kinds.has(.symbol) { add(rt.symbols, .symbol, record, table, &mentions, &keyed) }
             if kinds.hasLinks { MentionLinks.add(rt.links, quoted: rt.quoted, also: tweet.quoted, kinds, record, table, &mentions) }
             if kinds.has(.user), let author = record.name(rt.author) {
-                mentions.insert(table.id(raw: record.bytes(author), escaped: author.escaped, kind: .user))
+                let (id, asKey) = table.keyedID(raw: record.bytes(author), escaped: author.escaped, kind: .user)
+                mentions.insert(id)
+                keyed = keyed && asKey
             }
         }
         if kinds.has(.poster) { MentionLinks.addPoster(tweet, record, table, &mentions) }
@@ -41,25 +52,31 @@ public struct EntitiesExtractor: MentionExtractor {
 
     @inline(__always)
     private func add(_ hashtags: Range<Int>, _ users: Range<Int>, _ record: DecodedRecord, _ table: MentionTable,
-                     _ mentions: inout MentionSet) {
+                     _ mentions: inout MentionSet, _ keyed: inout Bool) {
         if kinds.has(.hashtag) {
             for i in hashtags {
                 let s = record.spans[i]
-                mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .hashtag))
+                let (id, asKey) = table.keyedID(raw: record.bytes(s), escaped: s.escaped, kind: .hashtag)
+                mentions.insert(id)
+                keyed = keyed && asKey
             }
         }
         guard kinds.has(.user) else { return }
         for i in users {
             let s = record.spans[i]
-            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: .user))
+            let (id, asKey) = table.keyedID(raw: record.bytes(s), escaped: s.escaped, kind: .user)
+            mentions.insert(id)
+            keyed = keyed && asKey
         }
     }
 
     private func add(_ spans: Range<Int>, _ kind: MentionKind, _ record: DecodedRecord, _ table: MentionTable,
-                     _ mentions: inout MentionSet) {
+                     _ mentions: inout MentionSet, _ keyed: inout Bool) {
         for i in spans {
             let s = record.spans[i]
-            mentions.insert(table.id(raw: record.bytes(s), escaped: s.escaped, kind: kind))
+            let (id, asKey) = table.keyedID(raw: record.bytes(s), escaped: s.escaped, kind: kind)
+            mentions.insert(id)
+            keyed = keyed && asKey
         }
     }
 }
@@ -109,6 +126,11 @@ enum MentionLinks {
 /// A tweet has a handful of mentions, so a linear scan beats hashing.
 public struct MentionSet {
     public private(set) var ids: [Int32] = []
+    /// The kinds `EntitiesExtractor` read, when every span it read is known
+    /// to be written as its key and they are the spans `TweetSpellings`
+    /// visits: then the tweet's spellings are its mentions, each as its key,
+    /// in `ids`' order. Nil otherwise (and after `removeAll`).
+    public internal(set) var keyedKinds: MentionKinds?
     /// Past `linearLimit` mentions, `stamps[id] == generation` says that
     /// `id` is in the set: a tweet with a million distinct hashtags costs a
     /// million steps, not half a million million.
@@ -141,8 +163,10 @@ public struct MentionSet {
         return Int(id) < stamps.count && stamps[Int(id)] == generation
     }
 
+    @inline(__always)
     public mutating func removeAll() {
         Array.clear(&ids)
+        if keyedKinds != nil { keyedKinds = nil }
         if stamped {
             stamped = false
             generation &+= 1

@@ -131,6 +131,16 @@ public final class MentionTable {
         return id < 0 ? nil : id
     }
 
+    /// `id(raw:escaped:kind:)`, and whether the spelling is known to be its
+    /// key (its slot says so once `spellingOf` has found it so; a spelling
+    /// met for the first time is not known yet). An empty mention, which
+    /// has no spelling to count, is as good as one written as its key.
+    @inline(__always)
+    func keyedID(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (id: Int32?, asKey: Bool) {
+        let found = lookup(raw: raw, escaped: escaped, kind: kind, counting: true)
+        return found.id >= 0 ? (found.id, found.asKey) : (nil, true)
+    }
+
     /// `id(raw:escaped:kind:)` for a look that must leave no trace a report
     /// could show: invalid UTF-8 in the spelling is not counted
     /// (`invalidUTF8Lookups`), though the spelling is remembered as usual.
@@ -149,7 +159,7 @@ public final class MentionTable {
     @inline(__always)
     func spellingOf(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (entry: Int, id: Int32, spelling: String?) {
         let found = lookup(raw: raw, escaped: escaped, kind: kind, counting: true)
-        if found.slot >= 0 && slots[found.slot].meta & Slot.asKeyBit != 0 { return (found.entry, found.id, nil) }
+        if found.asKey { return (found.entry, found.id, nil) }
         let spelling = spelling(ofEntry: found.entry)
         if spelling == nil && found.slot >= 0 { slots[found.slot].meta |= Slot.asKeyBit }
         return (found.entry, found.id, spelling)
@@ -169,34 +179,37 @@ public final class MentionTable {
 
     /// The entry of a raw spelling and its mention id, added when new.
     ///
-    /// - Returns: also the slot's position (-1 when the table grew on adding it).
+    /// - Returns: also the slot's position (-1 when the table grew on adding
+    ///   it), and whether its spelling is known to be its key (`Slot.asKeyBit`).
     @inline(__always)
-    private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind, counting: Bool) -> (entry: Int, id: Int32, slot: Int) {
+    private func lookup(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind,
+                        counting: Bool) -> (entry: Int, id: Int32, slot: Int, asKey: Bool) {
         let (w0, w1) = MentionTable.words(raw)
         let h = MentionTable.hash(raw, kind: kind.rawValue)
         let meta = Slot.meta(count: raw.count, kind: kind.rawValue)
         let mask = slots.count - 1
         var position = Int(truncatingIfNeeded: h) & mask
-        let found: (entry: Int, id: Int32, invalid: Bool)? = slots.withUnsafeBufferPointer { table in
+        let found: (entry: Int, id: Int32, meta: UInt32)? = slots.withUnsafeBufferPointer { table in
             while true {
                 let slot = table[position]
                 if slot.entry == 0 { return nil }
                 if slot.w0 == w0 && slot.w1 == w1 && slot.meta & Slot.compared == meta
                     && (raw.count <= 16 || sameLongBytes(Int(slot.entry) - 1, raw)) {
-                    return (Int(slot.entry) - 1, slot.id, slot.meta & Slot.invalidBit != 0)
+                    return (Int(slot.entry) - 1, slot.id, slot.meta)
                 }
                 position = (position + 1) & mask
             }
         }
         if let found {
-            if found.invalid && counting { invalidUTF8Lookups += 1 }
-            return (found.entry, found.id, position)
+            if found.meta & Slot.invalidBit != 0 && counting { invalidUTF8Lookups += 1 }
+            return (found.entry, found.id, position, found.meta & Slot.asKeyBit != 0)
         }
         // New spelling: decode, normalise, remember.
         let id: Int32, invalid: Bool
+        var asKey = false
         if !escaped && !raw.isEmpty && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
             // ASCII as written (most spellings): the key is the sign and the bytes lowercased, made as a string only if new.
-            id = asciiKeyID(raw, kind: kind)
+            (id, asKey) = asciiKeyID(raw, kind: kind)
             invalid = false
         } else {
             (id, invalid) = decodedKeyID(raw, escaped: escaped, kind: kind)
@@ -206,14 +219,14 @@ public final class MentionTable {
         entries.append(Entry(start: arena.count, count: raw.count, id: id, kind: kind.rawValue, escaped: escaped))
         arena.append(kind.rawValue)
         arena.append(raw)
-        slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0), hashLow: UInt32(truncatingIfNeeded: h),
-                               id: id, entry: Int32(index + 1))
+        slots[position] = Slot(w0: w0, w1: w1, meta: meta | (invalid ? Slot.invalidBit : 0) | (asKey ? Slot.asKeyBit : 0),
+                               hashLow: UInt32(truncatingIfNeeded: h), id: id, entry: Int32(index + 1))
         let placed = position
         if entries.count * 8 > slots.count * 5 {
             grow()
-            return (index, id, -1)
+            return (index, id, -1, asKey)
         }
-        return (index, id, placed)
+        return (index, id, placed, asKey)
     }
 
     /// Whether entry `e`'s bytes, longer than 16, are `raw`'s.
@@ -246,15 +259,19 @@ public final class MentionTable {
     }
 
     /// The id of the key of a new spelling written in ASCII without escapes
-    /// (SPEC §5's normalisation of ASCII is lowercasing A to Z).
-    private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> Int32 {
-        if kind == .url { return linkKeyID(String(decoding: raw, as: UTF8.self)) }
+    /// (SPEC §5's normalisation of ASCII is lowercasing A to Z), and whether
+    /// the spelling is that key, as `spelling(ofEntry:)` tells it: no letter
+    /// lowered, and a key that is its ASCII bytes (not a string folded to
+    /// them). A link's key is its own, never told here.
+    private func asciiKeyID(_ raw: UnsafeRawBufferPointer, kind: MentionKind) -> (id: Int32, asKey: Bool) {
+        if kind == .url { return (linkKeyID(String(decoding: raw, as: UTF8.self)), false) }
         // The key's bytes built on the stack (a mention's few bytes): no array cleared and grown per new key.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 1) { key in
             key[0] = kind.signByte
             for i in 0..<raw.count { key[i + 1] = MentionKey.lowercasedASCII(raw[i]) }
             let bytes = UnsafeRawBufferPointer(key)
-            return numbering.number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }
+            let id = numbering.number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }
+            return (id, memcmp(key.baseAddress! + 1, raw.baseAddress!, raw.count) == 0 && !numbering.isFolded(id))
         }
     }
 

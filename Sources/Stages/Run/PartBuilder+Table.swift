@@ -111,6 +111,13 @@ extension PartBuilder where Numbering == TableNumbering {
         }
         guard fields.spellings else { return }
         guard spellings else { endSpellings(); return }
+        // Every span written as its key, as the extractor found them (nearly every tweet met after the first few):
+        // the spellings `TweetSpellings` would give are the mentions, each as its key, in the order met.
+        if !reading.mentionsFromText, let keyed = mentions.keyedKinds, keyed == fields.mentionKinds {
+            for id in mentions.ids { addSpelling(mention: local(id, table), spelling: PostPart.keySpelling) }
+            endSpellings()
+            return
+        }
         // The set of spellings seen leaves the numbering while the closure below numbers keys (no overlapping access).
         var seen = SeenSpellings()
         swap(&seen, &numbering.seen)
