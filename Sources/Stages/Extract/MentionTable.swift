@@ -132,9 +132,10 @@ public final class MentionTable {
     }
 
     /// `id(raw:escaped:kind:)`, and whether the spelling is known to be its
-    /// key (its slot says so once `spellingOf` has found it so; a spelling
-    /// met for the first time is not known yet). An empty mention, which
-    /// has no spelling to count, is as good as one written as its key.
+    /// key: its slot says so from the first look for an ASCII spelling that
+    /// is its own key (nearly every one), else once `spellingOf` has found
+    /// it so. An empty mention, which has no spelling to count, is as good
+    /// as one written as its key.
     @inline(__always)
     func keyedID(raw: UnsafeRawBufferPointer, escaped: Bool, kind: MentionKind) -> (id: Int32?, asKey: Bool) {
         let found = lookup(raw: raw, escaped: escaped, kind: kind, counting: true)
