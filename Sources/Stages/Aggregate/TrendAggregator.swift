@@ -35,6 +35,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     public private(set) var newest: Int64?
 
     private var keys = MergedKeys()
+    /// `add`'s scratch: per post of the part, the terms it is the first copy for.
+    private var freshMasks: [UInt64] = []
     /// Per global key id: whether its kind is counted (`kinds`), -1 unknown yet.
     private var wanted: [Int8] = []
     private var seen: [TweetIDSet]
@@ -187,18 +189,27 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             counter = dropped!
         }
         var begun = workerCounts.isEmpty
+        // The first copy of a post counts (SPEC §6), whatever its time: a later copy
+        // with another `created_at` is a duplicate, as `extract` lines carry the first.
+        // Told for the whole part first, in a loop of its own: the seen sets' cache misses
+        // of one post then overlap the next's, not the rest of the work a post.
+        freshMasks.removeAll(keepingCapacity: true)
         for i in 0..<e.count {
-            let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
             let id = e.tweetIDs[i]
-            // The first copy of a post counts (SPEC §6), whatever its time: a later copy
-            // with another `created_at` is a duplicate, as `extract` lines carry the first.
-            var fresh: UInt64 = 0, later: UInt64 = 0
+            var fresh: UInt64 = 0
             var terms = e.termMasks[i]
             while terms != 0 {
                 let t = terms.trailingZeroBitCount
                 terms &= terms - 1
-                if seen[t].insert(id) { fresh |= 1 << UInt64(t) } else { later |= 1 << UInt64(t); duplicates += 1 }
+                if seen[t].insert(id) { fresh |= 1 << UInt64(t) }
             }
+            freshMasks.append(fresh)
+        }
+        for i in 0..<e.count {
+            let time = i < e.times.count ? e.times[i] : PostPart.unknownTime
+            let id = e.tweetIDs[i]
+            let fresh = freshMasks[i], later = e.termMasks[i] & ~fresh
+            duplicates += later.nonzeroBitCount
             let inHull = time != PostPart.unknownTime && hull.contains(time)
             if inHull && !workerCounts.isEmpty && later != 0 {
                 // A worker counted this copy too: counted again here, to be taken back out.
