@@ -111,9 +111,8 @@ extension PartBuilder where Numbering == TableNumbering {
         }
         guard fields.spellings else { return }
         guard spellings else { endSpellings(); return }
-        // Every span written as its key, as the extractor found them (nearly every tweet met after the first few):
-        // the spellings `TweetSpellings` would give are the mentions, each as its key, in the order met.
-        if !reading.mentionsFromText, let keyed = mentions.keyedKinds, keyed == fields.mentionKinds {
+        // What the walk gives then, without its closure (nearly every tweet).
+        if TweetSpellings.spelledAsKeys(mentions, reading: reading, kinds: fields.mentionKinds) {
             for id in mentions.ids { addSpelling(mention: local(id, table), spelling: PostPart.keySpelling) }
             endSpellings()
             return

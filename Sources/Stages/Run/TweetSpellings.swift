@@ -7,6 +7,16 @@
 /// own, its retweeted tweet's, the retweeted author), in that order; text
 /// mode the text as twitter-text reads it.
 enum TweetSpellings {
+    /// Whether the walk would give `mentions` themselves, each as its key,
+    /// in the order met: every span the extractor read was written as its
+    /// key, and those spans are the ones the walk visits
+    /// (`MentionSet.keyedKinds`, nearly every tweet). Then no span need be
+    /// looked up again.
+    @inline(__always)
+    static func spelledAsKeys(_ mentions: MentionSet, reading: TweetReading, kinds: MentionKinds) -> Bool {
+        !reading.mentionsFromText && mentions.keyedKinds == kinds
+    }
+
     /// Calls `body` with each distinct (mention id in `table`, spelling with
     /// its sign) of `tweet`, the spelling nil when it is the mention's key
     /// itself (`#stanford`, the common case, which then builds no string);
@@ -21,6 +31,10 @@ enum TweetSpellings {
     static func forEach(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable, mentions: MentionSet,
                         reading: TweetReading, kinds: MentionKinds, seen: inout SeenSpellings,
                         _ body: (Int32, String?, Int) -> Void) {
+        if spelledAsKeys(mentions, reading: reading, kinds: kinds) {
+            for id in mentions.ids { body(id, nil, -1) }
+            return
+        }
         seen.removeAll()
         func take(_ id: Int32, _ spelling: String?, _ entry: Int) {
             guard seen.insert(id, spelling) else { return }
