@@ -439,4 +439,36 @@ final class TrendTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").count, tags + 1)
         XCTAssertEqual(r.stdout, expected)
     }
+
+    /// One author written in several cases, in files that different workers
+    /// read, is one author (SPEC §5's key): #x's 8 tweets of 2020-03-07 are by
+    /// alice (Alice, alice, ALICE), bob (bob, Bob, bob), carol and dave: 4
+    /// authors, none before: e = 1, (4 − 1)² / 1 = 9, ratio 5, new; the top
+    /// author writes 3 of 8 (0.375), alice and bob tie at 3 (by bytes), then
+    /// carol and dave at 1. The same bytes with one worker, with four, and in
+    /// one file.
+    func testOneAuthorReadByManyWorkersIsOneAuthor() throws {
+        let dir = try temporaryFolder()
+        func tweet(_ id: Int, _ author: String) -> String {
+            let time = String(format: "Sat Mar 07 %02d:00:00 +0000 2020", id)
+            return ##"{"created_at":"\##(time)","id":\##(id),"id_str":"\##(id)","text":"#x","user":{"id":\##(id),"screen_name":"\##(author)"},"##
+                + ##""entities":{"hashtags":[{"text":"x","indices":[0,2]}],"user_mentions":[],"urls":[]}}"##
+        }
+        let files = [[(1, "Alice"), (2, "bob")], [(3, "alice"), (4, "Bob")], [(5, "ALICE"), (6, "carol")], [(7, "bob"), (8, "dave")]]
+        var paths: [String] = [], all = ""
+        for (i, file) in files.enumerated() {
+            let text = file.map { tweet($0.0, $0.1) + "\n" }.joined()
+            let url = dir.appendingPathComponent("part-\(i).jsonl")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            paths.append(url.path)
+            all += text
+        }
+        let one = dir.appendingPathComponent("all.jsonl")
+        try all.write(to: one, atomically: true, encoding: .utf8)
+        let expected = Self.header + "*,hashtag,#x,#x,8,4,0,0,1,9,5,new,0.375,@alice @bob @carol,1 2 3\n"
+        for args in [paths + ["--jobs", "1"], paths + ["--jobs", "4"], [dir.path, "--jobs", "2"], [one.path]] {
+            let r = try trend(["*"] + args + ["--min-authors", "1", "-q"] + Self.day)
+            XCTAssertEqual(r.stdout, expected, args.joined(separator: " "))
+        }
+    }
 }

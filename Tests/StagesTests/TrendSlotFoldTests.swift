@@ -6,7 +6,8 @@ import XCTest
 /// current windows, and baselines holding many entries) and a sort (the
 /// many short windows of `mean:K`) — must agree with each other and with
 /// a count by hand (dictionaries), over random entries: several workers'
-/// counters each with its own numbering, tweets without an author, and
+/// counters each with its own numbering of the mentions (authors are
+/// numbered once for the run, `AuthorBook`), tweets without an author, and
 /// dropped copies taken back out.
 final class TrendSlotFoldTests: XCTestCase {
     func testCountingAndSortingAgreeWithACountByHand() {
@@ -14,6 +15,7 @@ final class TrendSlotFoldTests: XCTestCase {
         var checkedMentions = 0, withoutAuthor = 0, takenOut = 0
         for round in 0..<200 {
             let n = Int.random(in: 1...60, using: &rng)  // the aggregator's ids
+            let authorCount = Int.random(in: 1...12, using: &rng)  // the run's authors
             // Each counter numbers the ids its own way: a permutation of them.
             let counters = Int.random(in: 1...3, using: &rng)
             let maps: [[Int32]] = (0..<counters).map { _ in (0..<Int32(n)).shuffled(using: &rng) }
@@ -26,10 +28,10 @@ final class TrendSlotFoldTests: XCTestCase {
                 for _ in 0..<Int.random(in: 0...(round % 2 == 0 ? 8 : 300), using: &rng) {
                     let m = Int.random(in: 0..<n, using: &rng)
                     let none = Int.random(in: 0..<6, using: &rng) == 0
-                    let a = Int.random(in: 0..<min(n, 12), using: &rng)
+                    let a = Int.random(in: 0..<authorCount, using: &rng)
                     let pair = UInt64(m) << 32 | (none ? TrendCounts.noAuthor : UInt64(a))
                     pairs.append(pair)
-                    let key = [maps[c][m], none ? -1 : maps[c][a]]
+                    let key = [maps[c][m], none ? -1 : Int32(a)]
                     copies[key, default: 0] += 1
                     all.append((c, pair, key))
                     if none { withoutAuthor += 1 }
@@ -43,7 +45,7 @@ final class TrendSlotFoldTests: XCTestCase {
             var dropped: [UInt64] = []
             for e in all where Int.random(in: 0..<4, using: &rng) == 0 {
                 let m = inverse[Int(e.key[0])]
-                dropped.append(UInt64(m) << 32 | (e.key[1] < 0 ? TrendCounts.noAuthor : UInt64(inverse[Int(e.key[1])])))
+                dropped.append(UInt64(m) << 32 | (e.key[1] < 0 ? TrendCounts.noAuthor : UInt64(e.key[1])))
                 copies[e.key]! -= 1
                 takenOut += 1
             }
@@ -59,7 +61,7 @@ final class TrendSlotFoldTests: XCTestCase {
                 }
             }
             let expected = (0..<n).filter { tweets[$0] != 0 || authors[$0] != 0 }
-            let counted = TrendTotals.byCounting(plus: plus, minus: minus, mentions: n, keepAuthors: true)
+            let counted = TrendTotals.byCounting(plus: plus, minus: minus, mentions: n, authors: authorCount, keepAuthors: true)
             let sorted = TrendTotals.bySorting(plus: plus, minus: minus)
             for slot in [counted, sorted] {
                 XCTAssertEqual(slot.present.map(Int.init), expected, "round \(round)")

@@ -66,8 +66,10 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// Without workers: the first copies, counted by the merge.
     private var counted: TrendCounts?
     private var totals: TrendTotals?
-    /// Every key's `NamePrefix`, made for the first term's rows, kept for the others'.
+    /// Every author's `NamePrefix`, made for the first term's rows, kept for the others'.
     private var namePrefixes: [NamePrefix]?
+    /// The authors' keys by `AuthorBook` number, as the fold found them.
+    private var authorNames: [String] = []
 
     /// The three earliest tweets (time, then id) seen, earliest first, held inline.
     struct Earliest {
@@ -128,6 +130,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// What a part's posts must carry for this sink.
     public static func fields(kinds: MentionKinds) -> PostFields {
         var f = PostFields(spellings: true, kinds: false, authors: true)
+        f.authorsInBook = true
         f.times = true
         f.mentionKinds = kinds
         return f
@@ -176,8 +179,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
     /// Adds one piece's matching posts; call in input order.
     public func add(_ e: PostPart) {
         guard e.count > 0 else { return }
-        // Only the current window's mentions are numbered here, as they are met; the rest of the
-        // part's keys (its authors above all) are numbered by the fold, by the workers' names.
+        // Only the current window's mentions are numbered here, as they are met; a mention of a
+        // baseline alone is numbered by the fold, by its name (authors are `AuthorBook` numbers).
         var global = keys.partNumbers(of: e)
         defer { keys.restore(global) }
         let counter: TrendCounts
@@ -257,8 +260,8 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             var map: [Int32]
             if c.source != 0 {
                 // A worker table's ids: the merge numbered the keys it needed (the current window's
-                // mentions) by the same ids; any other (authors, a part cut short) by its name, and the
-                // ids the counter never met to 0.
+                // mentions) by the same ids; any other (a baseline's alone, a part cut short) by its
+                // name, and the ids the counter never met to 0. (Authors are `AuthorBook` numbers.)
                 let known = keys.numbers(ofTable: c.source), names = c.names
                 map = names.indices.map { $0 < known.count ? known[$0] : -1 }
                 for i in map.indices where map[i] < 0 { map[i] = names[i].map { keys.number($0) } ?? 0 }
@@ -269,8 +272,10 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             }
             maps[ObjectIdentifier(c)] = map
         }
+        authorNames = AuthorBook.shared.keys
         let made = TrendTotals(added: added, dropped: parallel ? dropped : nil, global: { maps[ObjectIdentifier($0)]! },
-                               keys: keys.keys, slots: all.count * terms.count, terms: terms.count, windows: all.count)
+                               keys: keys.keys, authors: authorNames.count, slots: all.count * terms.count,
+                               terms: terms.count, windows: all.count)
         // The counters stay as they are (no more parts come): freeing their arrays one by one would cost
         // the run's end more time than the memory is worth; they go with the aggregator.
         totals = made
@@ -370,9 +375,10 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
             }
             best[i] = (s, n)
         }
-        // Each key's printed name's first 16 bytes as two big-endian words and its length, by id: a tie of
-        // tweets between authors is nearly always decided there, one read of a dense array, no string touched.
-        if namePrefixes == nil { namePrefixes = TrendAggregator.prefixes(of: keyNames) }
+        // Each author's printed name's first 16 bytes as two big-endian words and its length, by number: a tie
+        // of tweets between authors is nearly always decided there, one read of a dense array, no string touched.
+        if namePrefixes == nil { namePrefixes = TrendAggregator.prefixes(of: authorNames) }
+        let authorNames = self.authorNames
         let prefixes = namePrefixes!
         // A chunk of rows a core (`parallelMap`, results in order).
         let chunks = parallelChunks(rows.count), shown = rows
@@ -380,7 +386,7 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
         let explained = parallelMap(chunks) { c -> [Explained] in
             (shown.count * c / chunks ..< shown.count * (c + 1) / chunks).map { i in
                 TrendAggregator.explained(shown[i], ids: ids, tweets: tweets, starts: starts, earliest: earliest,
-                                          keyNames: keyNames, prefixes: prefixes)
+                                          authorNames: authorNames, prefixes: prefixes)
             }
         }
         var i = 0
@@ -424,9 +430,9 @@ public final class TrendAggregator: ParallelPartSink, @unchecked Sendable {
 
     /// Row `row`'s explaining columns, from the current window's (mention, author) tweets.
     private static func explained(_ row: TrendRow, ids: [Int32], tweets: [Int32], starts: [Int32], earliest: [Earliest],
-                                  keyNames: [String], prefixes: [NamePrefix]) -> Explained {
+                                  authorNames: [String], prefixes: [NamePrefix]) -> Explained {
         // Authors by handle (SPEC §16: the handle named, else the DID), ordered as shown.
-        func name(_ a: Int32) -> String { HandleBook.shared.printedAuthor(keyNames[Int(a)]) }
+        func name(_ a: Int32) -> String { HandleBook.shared.printedAuthor(authorNames[Int(a)]) }
         func before(_ x: (author: Int32, tweets: Int32), _ y: (author: Int32, tweets: Int32)) -> Bool {
             if x.tweets != y.tweets { return x.tweets > y.tweets }
             let p = prefixes[Int(x.author)], q = prefixes[Int(y.author)]

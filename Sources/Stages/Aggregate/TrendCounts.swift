@@ -24,7 +24,8 @@ final class TrendCounts {
     let windows: [TrendWindows.Window]
     let kinds: MentionKinds
     /// Slot `term * windows.count + window`: `mention << 32 | author`, one per
-    /// tweet counted carrying the mention (the author `noAuthor` when it has none).
+    /// tweet counted carrying the mention: the mention by this counter's ids, the
+    /// author by its `AuthorBook` number (`noAuthor` when it has none).
     private(set) var pairs: [[UInt64]]
     /// Per term, over the current window: `mention << 32 | spelling` → tweets writing it so;
     /// the spelling `TrendCounts.asKey` when written as its key.
@@ -47,6 +48,10 @@ final class TrendCounts {
     private var partIDs: [Int32] = []
     private var partKeys: [String] = []
     private var partSpellings: [Int32]?
+    /// Whether the part's authors are `AuthorBook` numbers already; if not, each
+    /// of its keys' number there (-1 until an author needs it).
+    private var partAuthorsInBook = false
+    private var partAuthors: [Int32] = []
 
     /// The spelling id of a mention written as its key (`#stanford`).
     static let asKey = Int32.max
@@ -69,6 +74,8 @@ final class TrendCounts {
         partIDs = source == 0 ? keys.numbers(of: e) : e.keyNumbers
         partKeys = e.keys
         partSpellings = nil
+        partAuthorsInBook = e.authorsInBook
+        partAuthors.removeAll(keepingCapacity: true)
         let count = source == 0 ? keys.keys.count : Int((partIDs.max() ?? -1) + 1)
         if wanted.count < count {
             wanted += repeatElement(-1, count: max(count - wanted.count, source == 0 ? 0 : wanted.count))
@@ -86,6 +93,17 @@ final class TrendCounts {
             if source != 0 { names[i] = key }
         }
         return (id, wanted[i] == 1)
+    }
+
+    /// The `AuthorBook` number of the part's author `a`: as the part gives it,
+    /// or its key's (a keyed part: the store's, extract lines'), once a part.
+    @inline(__always)
+    private func author(_ a: Int32) -> Int32 {
+        if partAuthorsInBook { return a }
+        if partAuthors.isEmpty { partAuthors = [Int32](repeating: -1, count: partKeys.count) }
+        let k = Int(a)
+        if partAuthors[k] < 0 { partAuthors[k] = AuthorBook.shared.number(key: partKeys[k]) }
+        return partAuthors[k]
     }
 
     private func spellingID(_ s: String) -> Int32 {
@@ -132,7 +150,7 @@ final class TrendCounts {
             }
         }
         guard wantedCount > 0 || (inCurrentAndSpelled(i, of: e, time)) else { return }
-        let author = i < e.authors.count && e.authors[i] >= 0 ? UInt64(UInt32(bitPattern: id(e.authors[i]).id)) : TrendCounts.noAuthor
+        let author = i < e.authors.count && e.authors[i] >= 0 ? UInt64(UInt32(bitPattern: self.author(e.authors[i]))) : TrendCounts.noAuthor
         if entriesOfCopy.count < wantedCount { entriesOfCopy += repeatElement(0, count: wantedCount - entriesOfCopy.count) }
         for k in 0..<wantedCount { entriesOfCopy[k] = UInt64(UInt32(bitPattern: wantedOfCopy[k])) << 32 | author }
         let inCurrent = holding & 1 != 0
@@ -165,7 +183,8 @@ final class TrendCounts {
     }
 }
 
-/// The trend's counts after the run, by the aggregator's mention ids: what
+/// The trend's counts after the run, by the aggregator's mention ids and the
+/// authors' `AuthorBook` numbers: what
 /// every worker counted less what the merge dropped, per slot (term,
 /// window), each slot on a core of its own. A slot's (mention, author)
 /// entries are put in order of mention, and each mention's tweets are its
@@ -185,8 +204,9 @@ struct TrendTotals {
     var present: [[Int32]]
     var presentTweets: [[Int32]]
     var presentAuthors: [[Int32]]
-    /// Per slot of a current window (empty for a baseline's): each mention's distinct authors, mention
-    /// after mention, and the tweets of each; mention m's are at `authorStarts[m] ..< authorStarts[m + 1]`.
+    /// Per slot of a current window (empty for a baseline's): each mention's distinct authors (`AuthorBook`
+    /// numbers), mention after mention, and the tweets of each; mention m's are at
+    /// `authorStarts[m] ..< authorStarts[m + 1]`.
     var authorIDs: [[Int32]]
     var authorTweets: [[Int32]]
     var authorStarts: [[Int32]]
@@ -209,8 +229,8 @@ struct TrendTotals {
 
     /// Folds `added` less `dropped` into totals over the aggregator's `keys`; `global` maps each counter's ids
     /// to them. Slot `s` is of a current window when `s % windows` is 0.
-    init(added: [TrendCounts], dropped: TrendCounts?, global: (TrendCounts) -> [Int32], keys: [String], slots: Int, terms: Int,
-         windows: Int) {
+    init(added: [TrendCounts], dropped: TrendCounts?, global: (TrendCounts) -> [Int32], keys: [String], authors: Int, slots: Int,
+         terms: Int, windows: Int) {
         let n = keys.count
         let all = added + (dropped.map { [$0] } ?? [])
         let maps = all.map(global)
@@ -222,7 +242,7 @@ struct TrendTotals {
             let plus = added.indices.map { (added[$0].pairs[s], maps[$0]) }
             let minus = dropped.map { ($0.pairs[s], maps[added.count]) }
             if current || entries * 4 >= n {
-                return (TrendTotals.byCounting(plus: plus, minus: minus, mentions: n, keepAuthors: current), nil)
+                return (TrendTotals.byCounting(plus: plus, minus: minus, mentions: n, authors: authors, keepAuthors: current), nil)
             }
             return (TrendTotals.bySorting(plus: plus, minus: minus), nil)
         }
@@ -239,13 +259,13 @@ struct TrendTotals {
     /// A slot's entries, `plus` (the workers') less `minus` (the dropped copies'), each with its map to the
     /// aggregator's ids, by a counting pass by mention; with `keepAuthors`, each mention's authors and their tweets too.
     static func byCounting(plus added: [(pairs: [UInt64], map: [Int32])], minus dropped: (pairs: [UInt64], map: [Int32])?,
-                           mentions n: Int, keepAuthors: Bool) -> Slot {
+                           mentions n: Int, authors: Int, keepAuthors: Bool) -> Slot {
         let plus = bucketed(added, mentions: n)
         let minus = dropped.map { bucketed([$0], mentions: n) }
         var slot = Slot()
         if keepAuthors { slot.starts = [Int32](repeating: 0, count: n + 1) }
         // Per mention: its authors' tweets in `count` (touched ones listed), less the dropped copies'.
-        var count = [Int32](repeating: 0, count: n), touched: [Int32] = []
+        var count = [Int32](repeating: 0, count: authors), touched: [Int32] = []
         for m in 0..<n {
             if keepAuthors { slot.starts[m] = Int32(slot.ids.count) }
             let range = Int(plus.starts[m])..<Int(plus.starts[m + 1])
@@ -278,17 +298,13 @@ struct TrendTotals {
         return slot
     }
 
-    /// The same slot by sorting its entries (by the aggregator's ids): its mentions' tweets and distinct authors.
+    /// The same slot by sorting its entries (mentions by the aggregator's ids): its mentions' tweets and distinct authors.
     static func bySorting(plus added: [(pairs: [UInt64], map: [Int32])], minus dropped: (pairs: [UInt64], map: [Int32])?) -> Slot {
         func entries(_ counters: [(pairs: [UInt64], map: [Int32])]) -> [UInt64] {
             var out: [UInt64] = []
             out.reserveCapacity(counters.reduce(0) { $0 + $1.pairs.count })
             for (pairs, map) in counters {
-                for p in pairs {
-                    let a = p & 0xFFFF_FFFF
-                    out.append(UInt64(UInt32(bitPattern: map[Int(p >> 32)])) << 32
-                               | (a == TrendCounts.noAuthor ? TrendCounts.noAuthor : UInt64(UInt32(bitPattern: map[Int(a)]))))
-                }
+                for p in pairs { out.append(UInt64(UInt32(bitPattern: map[Int(p >> 32)])) << 32 | p & 0xFFFF_FFFF) }
             }
             out.sort()
             return out
@@ -344,8 +360,8 @@ struct TrendTotals {
         return (spellingTable, texts)
     }
 
-    /// The (mention, author) entries of several counters, each by its map to
-    /// the aggregator's ids, put in order of mention (a counting sort): the
+    /// The (mention, author) entries of several counters, each mention by its
+    /// counter's map to the aggregator's ids, put in order of mention (a counting sort): the
     /// authors of mention m at `starts[m] ..< starts[m + 1]`, -1 for a tweet without one.
     static func bucketed(_ parts: [(pairs: [UInt64], map: [Int32])], mentions n: Int) -> (authors: [Int32], starts: [Int32]) {
         var starts = [Int32](repeating: 0, count: n + 1)
@@ -361,7 +377,7 @@ struct TrendTotals {
                     map.withUnsafeBufferPointer { map in
                         for p in pairs {
                             let m = Int(map[Int(p >> 32)]), a = p & 0xFFFF_FFFF
-                            out[Int(next[m])] = a == TrendCounts.noAuthor ? -1 : map[Int(a)]
+                            out[Int(next[m])] = a == TrendCounts.noAuthor ? -1 : Int32(truncatingIfNeeded: a)
                             next[m] += 1
                         }
                     }

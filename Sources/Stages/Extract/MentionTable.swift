@@ -289,16 +289,26 @@ public final class MentionTable {
                 : ascii(raw.assumingMemoryBound(to: UInt8.self))
             if let found { return (found, false) }
         }
-        // Valid UTF-8 (nearly always) is checked and copied in one pass; other bytes are repaired (U+FFFD).
-        func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (String, Bool) {
-            if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
-            return (String(decoding: bytes, as: UTF8.self), true)
-        }
-        let (text, invalid) = escaped ? decoded(JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))) : decoded(raw)
+        let (text, invalid) = MentionTable.decodedText(raw, escaped: escaped)
         if kind == .url { return (linkKeyID(text), invalid) }
         let key = MentionKey.normalize(text)
         return (key.isEmpty ? -1 : self.id(forKey: kind.sign + key), invalid)
     }
+
+    /// A spelling's text: its bytes unescaped when `escaped`, and whether
+    /// they held invalid UTF-8. Valid UTF-8 (nearly always) is checked and
+    /// copied in one pass; other bytes are repaired (U+FFFD).
+    static func decodedText(_ raw: UnsafeRawBufferPointer, escaped: Bool) -> (text: String, invalid: Bool) {
+        func decoded<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> (String, Bool) {
+            if let valid = String(validating: bytes, as: UTF8.self) { return (valid, false) }
+            return (String(decoding: bytes, as: UTF8.self), true)
+        }
+        return escaped ? decoded(JSONText.unescape(raw.assumingMemoryBound(to: UInt8.self))) : decoded(raw)
+    }
+
+    /// Counts a look-up elsewhere (`AuthorBook`) of a spelling holding
+    /// invalid UTF-8 as this table counts its own (`invalidUTF8Lookups`).
+    func countInvalidUTF8() { invalidUTF8Lookups += 1 }
 
     /// The id of a link string's key (SPEC §13), -1 when it is no link.
     private func linkKeyID(_ text: String) -> Int32 {

@@ -18,6 +18,11 @@ public struct PostFields: Sendable, Equatable {
     /// tweet read and every copy embedded in one says of a post (`posts`,
     /// SPEC §15; the store). Texts of those posts with `texts`.
     public var references = false
+    /// With `authors`: a worker's part gives each author as its
+    /// `AuthorBook` number (`PostPart.authorsInBook`), not as one of its keys
+    /// (`trend`, which counts distinct authors over every worker's posts).
+    /// Keyed parts (a store, extract lines) give their keys whatever this says.
+    public var authorsInBook = false
     /// With `spellings` and `times`: only posts created in this span carry
     /// their spellings (`trend` shows the current window's alone, SPEC §14;
     /// nil: every post). Parts for extract lines or a store never set it.
@@ -79,8 +84,11 @@ public struct PostPart: Sendable {
 
     /// Whether post i is a retweet (`kinds`).
     public internal(set) var retweets: [Bool] = []
-    /// Post i's author as an index into `keys` (`@name`), or -1 when unknown (`authors`).
+    /// Post i's author as an index into `keys` (`@name`), or -1 when unknown (`authors`);
+    /// its `AuthorBook` number instead when `authorsInBook`.
     public internal(set) var authors: [Int32] = []
+    /// Whether `authors` holds `AuthorBook` numbers (a worker's part for `PostFields.authorsInBook`).
+    public internal(set) var authorsInBook = false
     /// End of post i's spellings in `spellingMentions` and `spellingTexts` (`spellings`).
     public internal(set) var spellingEnds: [Int32] = []
     /// Each distinct (mention, spelling) a post carries: the mention as an index into `keys` …

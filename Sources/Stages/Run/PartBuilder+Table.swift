@@ -104,8 +104,15 @@ extension PartBuilder where Numbering == TableNumbering {
         if fields.kinds { part.retweets.append(record.isRetweet(tweet, textMode: reading.textMode)) }
         if fields.authors {
             var author: Int32 = -1
-            if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
-                author = local(id, table)
+            if let a = record.author(of: tweet) {
+                if fields.authorsInBook {
+                    // Numbered for the whole run: the same number on every worker, and no key of the part's.
+                    let (n, invalid) = AuthorBook.shared.number(raw: record.bytes(a), escaped: a.escaped)
+                    if invalid { table.countInvalidUTF8() }
+                    author = n ?? -1
+                } else if let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
+                    author = local(id, table)
+                }
             }
             part.authors.append(author)
         }
@@ -157,6 +164,7 @@ extension PartBuilder where Numbering == TableNumbering {
         var done = takePart()
         done.keySource = numbering.tableSerial
         done.keyNumbers = numbering.keys.numbers
+        done.authorsInBook = fields.authors && fields.authorsInBook
         numbering.keys.reset()
         numbering.piece += 1
         return done

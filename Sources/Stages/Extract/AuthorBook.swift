@@ -1,0 +1,122 @@
+import Synchronization
+
+/// Every author key of the process (`@name`, `@did:plc:…`,
+/// `@user@host`), numbered once for all the workers: `trend` counts each
+/// mention's distinct authors (SPEC §14) over every worker's posts, and an
+/// author numbered where it is read needs no numbering by name afterwards.
+///
+/// A worker's `MentionTable` numbers its own keys, so two workers give one
+/// author two numbers, and joining them took a look-up by name of every
+/// author of every worker after the scan, on one core. Here a worker asks
+/// for an author's number as it reads the post; the number is the same
+/// on every worker and for the whole run, dense from 0, and the key is
+/// the one a `MentionTable` makes of the same bytes (SPEC §5: NFC, then
+/// lowercased), so counting by it is counting by the key.
+///
+/// Two keys get one number exactly when they are equal as Swift strings
+/// (canonically equivalent), as `KeyNumbering` numbers a worker's keys: an
+/// ASCII key (nearly every one) by its bytes, spread over `shardCount`
+/// tables by their hash, each under a lock of its own (two workers seldom
+/// wait for each other; `PostIdentity.Table` keeps each key's bytes once);
+/// a key folding to ASCII by the ASCII it folds to; any other by a
+/// dictionary of strings under one lock. Numbers mean nothing outside the
+/// process; what leaves it is the key.
+///
+/// - Complexity: a hash of the bytes, one shard's lock and a probe per
+///   look-up of an ASCII author; memory O(distinct authors).
+final class AuthorBook: Sendable {
+    static let shared = AuthorBook()
+
+    private static let shardCount = 16
+
+    /// One shard: its keys' bytes by index, and each one's number.
+    private struct Shard {
+        var table = PostIdentity.Table()
+        var numbers: [Int32] = []
+    }
+
+    /// A shard under its lock, padded to two cache lines of its own, so two
+    /// workers locking two shards do not write to one line.
+    private final class Locked: Sendable {
+        let shard = Mutex(Shard())
+        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                              UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    private let shards: [Locked] = (0..<AuthorBook.shardCount).map { _ in Locked() }
+    /// The keys by number, and the next number, under one lock (taken only
+    /// for a key met the first time).
+    private let all = Mutex<[String]>([])
+    /// Keys beyond ASCII that fold to none, by their strings (Swift's equality).
+    private let others = Mutex<[String: Int32]>([:])
+
+    /// How many keys have a number (numbers are `0..<count`).
+    var count: Int { all.withLock { $0.count } }
+
+    /// The key numbered `n`.
+    func key(_ n: Int32) -> String { all.withLock { $0[Int(n)] } }
+
+    /// Every key, by number (for a run's rows, after its scan).
+    var keys: [String] { all.withLock { $0 } }
+
+    /// The number of the author written as `raw` (a record's bytes, with
+    /// JSON escapes when `escaped`), and whether they held invalid UTF-8
+    /// (replaced, as a `MentionTable` counts it); nil when they make no key.
+    func number(raw: UnsafeRawBufferPointer, escaped: Bool) -> (number: Int32?, invalid: Bool) {
+        if !escaped && !raw.isEmpty && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
+            // ASCII as written (nearly every author): `@` and the bytes lowercased, on the stack.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 1) { key in
+                key[0] = MentionKind.user.signByte
+                for i in 0..<raw.count { key[i + 1] = MentionKey.lowercasedASCII(raw[i]) }
+                let bytes = UnsafeRawBufferPointer(key)
+                return (number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }, false)
+            }
+        }
+        let (text, invalid) = MentionTable.decodedText(raw, escaped: escaped)
+        let key = MentionKey.normalize(text)
+        guard !key.isEmpty else { return (nil, invalid) }
+        return (number(key: MentionKind.user.sign + key), invalid)
+    }
+
+    /// The number of author key `key` (`@name`, as a `MentionTable` keeps it).
+    func number(key: String) -> Int32 {
+        var key = key
+        return key.withUTF8 { number(key: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The number of the key whose UTF-8 is `bytes`, given it if new.
+    private func number(key bytes: UnsafeRawBufferPointer) -> Int32 {
+        let utf8 = bytes.assumingMemoryBound(to: UInt8.self)
+        if MentionKey.isASCII(utf8) { return number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) } }
+        if let ascii = KeyNumbering.foldedToASCII(utf8) {
+            return ascii.withUnsafeBytes { number(ascii: $0) { String(decoding: bytes, as: UTF8.self) } }
+        }
+        let key = String(decoding: bytes, as: UTF8.self)
+        return others.withLock { others in
+            if let n = others[key] { return n }
+            let n = added(key)
+            others[key] = n
+            return n
+        }
+    }
+
+    /// The number of the ASCII bytes `bytes`; `text` makes the key kept when they are new.
+    private func number(ascii bytes: UnsafeRawBufferPointer, text: () -> String) -> Int32 {
+        let h = PostIdentity.hash(bytes)
+        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in
+            let i = s.table.number(hash: h, bytes: bytes)
+            if i < s.numbers.count { return s.numbers[i] }
+            let n = added(text())
+            s.numbers.append(n)
+            return n
+        }
+    }
+
+    /// Keeps a new key and gives it the next number.
+    private func added(_ key: String) -> Int32 {
+        all.withLock { keys -> Int32 in
+            keys.append(key)
+            return Int32(keys.count - 1)
+        }
+    }
+}

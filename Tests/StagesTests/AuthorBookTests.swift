@@ -1,0 +1,82 @@
+import Dispatch
+import XCTest
+@testable import Stages
+
+/// `AuthorBook` numbers an author as a worker's `MentionTable` keys it:
+/// the same key (as Swift compares strings), the same invalid UTF-8 counted,
+/// and one number for one key whichever worker asks, in whatever order.
+final class AuthorBookTests: XCTestCase {
+    /// Random spellings as records write them — cases, precomposed and
+    /// combining accents, a dotted capital I, JSON escapes, bytes that are
+    /// no UTF-8, nothing at all — through a fresh table and a
+    /// fresh book: the book's key is the table's, a number is shared exactly
+    /// when an id is, and the book says invalid exactly when the table counts it.
+    func testAnAuthorIsNumberedByTheKeyAWorkersTableMakes() {
+        let table = MentionTable(), book = AuthorBook()
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = ["a", "B", "c", "_", "1", "Z", "\u{E9}", "e\u{301}", "E\u{301}", "\u{130}", "\\u0041", "\\u00e9", ".", "x"]
+            .map { Array($0.utf8) } + [[0xFF], [0xC3]]  // bytes that are no UTF-8
+        var idOfNumber: [Int32: Int32] = [:], numberOfID: [Int32: Int32] = [:]
+        var invalids = 0, escapedOnes = 0, none = 0
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...4, using: &generator)
+            let chosen = (0..<n).map { _ in pieces.randomElement(using: &generator)! }
+            let bytes = chosen.flatMap { $0 }, text = String(decoding: bytes, as: UTF8.self)
+            let escaped = chosen.contains { $0.first == UInt8(ascii: "\\") }
+            let (id, number, invalid, counted): (Int32?, Int32?, Bool, Bool) = bytes.withUnsafeBytes { raw in
+                let before = table.invalidUTF8Lookups
+                let id = table.id(raw: raw, escaped: escaped, kind: .user)
+                let (number, invalid) = book.number(raw: raw, escaped: escaped)
+                return (id, number, invalid, table.invalidUTF8Lookups != before)
+            }
+            XCTAssertEqual(number == nil, id == nil, text)
+            XCTAssertEqual(invalid, counted, text)
+            if invalid { invalids += 1 }
+            if escaped { escapedOnes += 1 }
+            guard let id, let number else { none += 1; continue }
+            XCTAssertEqual(book.key(number), table.key(Int(id)), text)
+            XCTAssertEqual(idOfNumber[number, default: id], id, "two keys, one number: \(text)")
+            XCTAssertEqual(numberOfID[id, default: number], number, "one key, two numbers: \(text)")
+            idOfNumber[number] = id
+            numberOfID[id] = number
+        }
+        XCTAssertEqual(Set(idOfNumber.keys), Set(0..<Int32(book.count)), "numbers are dense from 0")
+        XCTAssertGreaterThan(invalids, 100)
+        XCTAssertGreaterThan(escapedOnes, 1_000)
+        XCTAssertGreaterThan(none, 100)
+        // A key held as a string that folds to ASCII is the ASCII key's author (Swift's equality).
+        XCTAssertEqual(book.number(key: "@a\u{037E}b"), Array("a;b".utf8).withUnsafeBytes { book.number(raw: $0, escaped: false).number })
+    }
+
+    /// Four threads number the same 3,000 keys, each in an order of its own:
+    /// every key gets one number, the numbers are 0..<3,000, and each names its key.
+    func testEveryThreadGetsOneNumberForAKey() {
+        let book = AuthorBook()
+        let keys = (0..<3_000).map { i in i % 7 == 0 ? "@d\u{E9}j\u{E0}-\(i)" : "@author\(i)" }
+        let box = UncheckedBox(UnsafeMutableBufferPointer<Int32>.allocate(capacity: 4 * keys.count))
+        let results = box.value
+        defer { results.deallocate() }
+        DispatchQueue.concurrentPerform(iterations: 4) { t in
+            let results = box.value
+            var order = Array(keys.indices)
+            var generator = SystemRandomNumberGenerator()
+            order.shuffle(using: &generator)
+            for k in order {
+                // Half by the key, half by the bytes a record would hold (ASCII ones written in capitals).
+                if keys[k].utf8.allSatisfy({ $0 < 0x80 }) && k % 2 == 0 {
+                    let raw = Array(keys[k].dropFirst().uppercased().utf8)
+                    results[t * keys.count + k] = raw.withUnsafeBytes { book.number(raw: $0, escaped: false).number! }
+                } else {
+                    results[t * keys.count + k] = book.number(key: keys[k])
+                }
+            }
+        }
+        for k in keys.indices {
+            let n = results[k]
+            for t in 1..<4 { XCTAssertEqual(results[t * keys.count + k], n, keys[k]) }
+            XCTAssertEqual(book.key(n), keys[k])
+        }
+        XCTAssertEqual(Set(results[0..<keys.count]), Set(0..<Int32(keys.count)))
+        XCTAssertEqual(book.keys.count, keys.count)
+    }
+}
