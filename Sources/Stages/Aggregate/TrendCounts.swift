@@ -71,7 +71,13 @@ final class TrendCounts {
 
     /// Starts counting copies of part `e` (`takes(e)`).
     func begin(_ e: PostPart) {
-        partIDs = source == 0 ? keys.numbers(of: e) : e.keyNumbers
+        if source == 0 && (e.keySource == 0 || e.keyNumbers.count != e.keys.count) {
+            // A keyed part (a store's, extract lines'): its keys numbered by name as they are met
+            // (`id`), so the authors among them, which are `AuthorBook` numbers here, never are.
+            partIDs = [Int32](repeating: -1, count: e.keys.count)
+        } else {
+            partIDs = source == 0 ? keys.numbers(of: e) : e.keyNumbers
+        }
         partKeys = e.keys
         partSpellings = nil
         partAuthorsInBook = e.authorsInBook
@@ -86,7 +92,13 @@ final class TrendCounts {
     /// The id of part key `k`, and whether its kind is counted; the first time, its name is kept.
     @inline(__always)
     private func id(_ k: Int32) -> (id: Int32, wanted: Bool) {
-        let id = partIDs[Int(k)], i = Int(id)
+        var id = partIDs[Int(k)]
+        if id < 0 {
+            id = keys.number(partKeys[Int(k)])
+            partIDs[Int(k)] = id
+            if Int(id) >= wanted.count { wanted += repeatElement(-1, count: max(Int(id) + 1 - wanted.count, wanted.count)) }
+        }
+        let i = Int(id)
         if wanted[i] < 0 {
             let key = partKeys[Int(k)]
             wanted[i] = key.signedKind.map { kinds.has($0) } == true ? 1 : 0
