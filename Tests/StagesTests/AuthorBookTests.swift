@@ -48,11 +48,16 @@ final class AuthorBookTests: XCTestCase {
         XCTAssertEqual(book.number(key: "@a\u{037E}b"), Array("a;b".utf8).withUnsafeBytes { book.number(raw: $0, escaped: false).number })
     }
 
-    /// Four threads number the same 3,000 keys, each in an order of its own:
-    /// every key gets one number, the numbers are 0..<3,000, and each names its key.
+    /// Four threads number the same 20,000 keys, each in an order of its own (each
+    /// shard's slots grow meanwhile): every key gets one number, the numbers are
+    /// 0..<20,000, and each names its key.
     func testEveryThreadGetsOneNumberForAKey() {
         let book = AuthorBook()
-        let keys = (0..<3_000).map { i in i % 7 == 0 ? "@d\u{E9}j\u{E0}-\(i)" : "@author\(i)" }
+        // Short keys (compared in their slot), non-ASCII ones (by their strings), and long ones alike in
+        // their first and last 8 bytes and length (told apart by their bytes alone).
+        let keys = (0..<20_000).map { i in
+            i % 7 == 0 ? "@d\u{E9}j\u{E0}-\(i)" : i % 3 == 0 ? "@did:plc:\(10_000 + i)-middle-xxxxxxxx" : "@author\(i)"
+        }
         let box = UncheckedBox(UnsafeMutableBufferPointer<Int32>.allocate(capacity: 4 * keys.count))
         let results = box.value
         defer { results.deallocate() }

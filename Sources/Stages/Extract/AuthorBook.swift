@@ -1,4 +1,7 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every author key of the process (`@name`, `@did:plc:…`,
 /// `@user@host`), numbered once for all the workers: `trend` counts each
@@ -17,7 +20,7 @@ import Synchronization
 /// (canonically equivalent), as `KeyNumbering` numbers a worker's keys: an
 /// ASCII key (nearly every one) by its bytes, spread over `shardCount`
 /// tables by their hash, each under a lock of its own (two workers seldom
-/// wait for each other; `PostIdentity.Table` keeps each key's bytes once);
+/// wait for each other);
 /// a key folding to ASCII by the ASCII it folds to; any other by a
 /// dictionary of strings under one lock. Numbers mean nothing outside the
 /// process; what leaves it is the key.
@@ -29,10 +32,67 @@ final class AuthorBook: Sendable {
 
     private static let shardCount = 16
 
-    /// One shard: its keys' bytes by index, and each one's number.
+    /// One shard: open addressing over its keys (at most half the slots
+    /// full). A slot holds what a look-up compares: a key of up to 16 bytes
+    /// (nearly every `@name`) as two words beside its length, so a key met
+    /// again is found by one slot read; a longer one (a DID, `user@host`)
+    /// by its first and last 8 bytes, then its bytes kept in the shard.
     private struct Shard {
-        var table = PostIdentity.Table()
-        var numbers: [Int32] = []
+        var slots: [Slot] = []
+        var used = 0
+        var long: [UInt8] = []
+
+        struct Slot {
+            /// `MentionTable.words` of the key.
+            var w0: UInt64 = 0
+            var w1: UInt64 = 0
+            var length: UInt32 = 0
+            /// The key's number; -1: an empty slot.
+            var number: Int32 = -1
+            /// Where a key of more than 16 bytes starts in `long`.
+            var start: UInt32 = 0
+            /// The hash's low bits: the slot's place when the slots grow.
+            var hashLow: UInt32 = 0
+        }
+
+        /// The number of `bytes` with hash `h`, or the number `make` gives it when new.
+        mutating func number(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, make: () -> Int32) -> Int32 {
+            if (used + 1) * 2 > slots.count { grow() }
+            let (w0, w1) = MentionTable.words(bytes)
+            let n = UInt32(truncatingIfNeeded: bytes.count)
+            let mask = slots.count - 1
+            var position = Int(truncatingIfNeeded: h) & mask
+            while true {
+                let slot = slots[position]
+                if slot.number < 0 { break }
+                if slot.w0 == w0 && slot.w1 == w1 && slot.length == n
+                    && (bytes.count <= 16 || long.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.start), bytes.baseAddress!, bytes.count) == 0 }) {
+                    return slot.number
+                }
+                position = (position + 1) & mask
+            }
+            let number = make()
+            var start: UInt32 = 0
+            if bytes.count > 16 {
+                start = UInt32(truncatingIfNeeded: long.count)
+                long.append(contentsOf: bytes)
+            }
+            slots[position] = Slot(w0: w0, w1: w1, length: n, number: number, start: start, hashLow: UInt32(truncatingIfNeeded: h))
+            used += 1
+            return number
+        }
+
+        /// Doubles the slots (1,024 at first), each key placed again by its hash's low bits.
+        private mutating func grow() {
+            var fresh = [Slot](repeating: Slot(), count: max(1024, slots.count * 2))
+            let mask = fresh.count - 1
+            for slot in slots where slot.number >= 0 {
+                var position = Int(slot.hashLow) & mask
+                while fresh[position].number >= 0 { position = (position + 1) & mask }
+                fresh[position] = slot
+            }
+            slots = fresh
+        }
     }
 
     /// A shard under its lock, padded to two cache lines of its own, so two
@@ -103,13 +163,7 @@ final class AuthorBook: Sendable {
     /// The number of the ASCII bytes `bytes`; `text` makes the key kept when they are new.
     private func number(ascii bytes: UnsafeRawBufferPointer, text: () -> String) -> Int32 {
         let h = PostIdentity.hash(bytes)
-        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in
-            let i = s.table.number(hash: h, bytes: bytes)
-            if i < s.numbers.count { return s.numbers[i] }
-            let n = added(text())
-            s.numbers.append(n)
-            return n
-        }
+        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(bytes, hash: h) { added(text()) } }
     }
 
     /// Keeps a new key and gives it the next number.
