@@ -67,7 +67,10 @@ final class SocialReferenceTests: XCTestCase {
     }
 
     /// SPEC §14 on the same posts with timed tweets (`social_trend_reference.py`):
-    /// a window of each platform's days, and one across all of them.
+    /// a window of each platform's days, and one across all of them; from the
+    /// dumps (one worker and two: the run's authors numbered once for every
+    /// worker), from a store of them and through `extract --trend | aggregate
+    /// --trend`, the reference's bytes.
     func testTrendAsTheReference() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-socialtrend-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -78,13 +81,25 @@ final class SocialReferenceTests: XCTestCase {
                      Smashtag.corpus.appendingPathComponent("twitwi").path, Smashtag.corpus.appendingPathComponent("mastodon-py").path]
         let terms = ["*", "#hike", "#rust"].flatMap { ["-t", $0] }
         let kinds = ["--kinds", "hashtag,user,poster", "--min-authors", "1", "--all"]
+        let store = dir.appendingPathComponent("posts.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest"] + paths + ["--store", store, "-q"]).status, 0)
         var rows = 0
         for o in [["--current", "2024-05-01..2024-05-02", "--baseline", "2024-04-30..2024-05-01", "--retweets", "include"],
                   ["--current", "1d", "--now", "2024-05-02T10:00:00Z", "--baseline", "mean:3"],
                   ["--current", "2020-03-01..2026-12-01", "--retweets", "include", "--tz", "Europe/Berlin"],
                   ["--current", "2d", "--now", "2020-03-09T10:00:00Z", "--by-tweets", "--retweets", "only", "--top", "3"]] {
             let expected = try Smashtag.reference("social_trend_reference.py", terms + o + kinds + paths)
-            XCTAssertEqual(try Smashtag.run(["trend"] + terms + paths + o + kinds + ["-q"]).stdout, expected, o.joined(separator: " "))
+            let name = o.joined(separator: " ")
+            for jobs in ["1", "2"] {
+                XCTAssertEqual(try Smashtag.run(["trend"] + terms + paths + o + kinds + ["-q", "--jobs", jobs]).stdout, expected, "jobs \(jobs): \(name)")
+            }
+            XCTAssertEqual(try Smashtag.run(["trend"] + terms + ["--store", store] + o + kinds + ["-q"]).stdout, expected, "store: \(name)")
+            // `--retweets` is extract's (a filter, before matching); the windows and rows are aggregate's.
+            let r = o.firstIndex(of: "--retweets")
+            let filter = r.map { Array(o[$0...($0 + 1)]) } ?? [], rest = r.map { Array(o[..<$0] + o[($0 + 2)...]) } ?? o
+            let lines = try Smashtag.run(["extract"] + terms + paths + ["--trend", "-q"] + filter + kinds.prefix(2)).stdout
+            XCTAssertEqual(try Smashtag.run(["aggregate", "--trend", "-q"] + rest + kinds, stdin: Data(lines.utf8)).stdout, expected,
+                           "extract | aggregate: \(name)")
             rows += expected.split(separator: "\n").count - 1
         }
         XCTAssertGreaterThan(rows, 200, "something to compare")

@@ -71,21 +71,19 @@ final class TrendCounts {
 
     /// Starts counting copies of part `e` (`takes(e)`).
     func begin(_ e: PostPart) {
-        if source == 0 && (e.keySource == 0 || e.keyNumbers.count != e.keys.count) {
-            // A keyed part (a store's, extract lines'): its keys numbered by name as they are met
-            // (`id`), so the authors among them, which are `AuthorBook` numbers here, never are.
-            partIDs = [Int32](repeating: -1, count: e.keys.count)
-        } else {
-            partIDs = source == 0 ? keys.numbers(of: e) : e.keyNumbers
-        }
+        // A worker table's ids as the part gives them; in a numbering of its own, the part's keys
+        // numbered by name as they are met (`id`): the mentions it counts, never its authors
+        // (`AuthorBook` numbers), nor the keys of the copies a merge's counter does not take back.
+        partIDs = source == 0 ? [Int32](repeating: -1, count: e.keys.count) : e.keyNumbers
         partKeys = e.keys
         partSpellings = nil
         partAuthorsInBook = e.authorsInBook
         partAuthors.removeAll(keepingCapacity: true)
-        let count = source == 0 ? keys.keys.count : Int((partIDs.max() ?? -1) + 1)
+        guard source != 0 else { return }
+        let count = Int((partIDs.max() ?? -1) + 1)
         if wanted.count < count {
-            wanted += repeatElement(-1, count: max(count - wanted.count, source == 0 ? 0 : wanted.count))
-            if source != 0 { names += repeatElement(nil, count: wanted.count - names.count) }
+            wanted += repeatElement(-1, count: max(count - wanted.count, wanted.count))
+            names += repeatElement(nil, count: wanted.count - names.count)
         }
     }
 

@@ -124,18 +124,15 @@ final class AuthorBook: Sendable {
     /// (replaced, as a `MentionTable` counts it); nil when they make no key.
     func number(raw: UnsafeRawBufferPointer, escaped: Bool) -> (number: Int32?, invalid: Bool) {
         if !escaped && !raw.isEmpty && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
-            // ASCII as written (nearly every author): `@` and the bytes lowercased, on the stack.
+            // ASCII as written (nearly every author): `@` and the bytes lowercased, as a table makes it.
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 1) { key in
-                key[0] = MentionKind.user.signByte
-                for i in 0..<raw.count { key[i + 1] = MentionKey.lowercasedASCII(raw[i]) }
+                MentionKey.writeASCIIKey(raw, kind: .user, into: key)
                 let bytes = UnsafeRawBufferPointer(key)
                 return (number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }, false)
             }
         }
         let (text, invalid) = MentionTable.decodedText(raw, escaped: escaped)
-        let key = MentionKey.normalize(text)
-        guard !key.isEmpty else { return (nil, invalid) }
-        return (number(key: MentionKind.user.sign + key), invalid)
+        return (MentionKey.key(ofText: text, kind: .user).map { number(key: $0) }, invalid)
     }
 
     /// The number of author key `key` (`@name`, as a `MentionTable` keeps it).

@@ -12,8 +12,24 @@ public enum MentionKey {
         guard let kind = spelling.signedKind else { return nil }
         let body = spelling.unsigned
         if kind == .url { return LinkKey.key(body).map { "+" + $0 } }
-        let key = normalize(body)
+        return key(ofText: body, kind: kind)
+    }
+
+    /// The key of a mention of `kind` (not a link) written as `text`
+    /// without its sign: the sign and the text normalised; nil when nothing is left.
+    static func key(ofText text: String, kind: MentionKind) -> String? {
+        let key = normalize(text)
         return key.isEmpty ? nil : kind.sign + key
+    }
+
+    /// Writes into `key` (room for `raw.count + 1` bytes) the key of a
+    /// spelling of `kind` (not a link) written in ASCII without escapes as
+    /// `raw`: the sign, then the bytes lowercased (SPEC §5's normalisation
+    /// of ASCII).
+    @inline(__always)
+    static func writeASCIIKey(_ raw: UnsafeRawBufferPointer, kind: MentionKind, into key: UnsafeMutableBufferPointer<UInt8>) {
+        key[0] = kind.signByte
+        for i in 0..<raw.count { key[i + 1] = lowercasedASCII(raw[i]) }
     }
 
     /// An ASCII byte as the normalisation leaves it: A to Z lowercased, the
@@ -268,8 +284,7 @@ public final class MentionTable {
         if kind == .url { return (linkKeyID(String(decoding: raw, as: UTF8.self)), false) }
         // The key's bytes built on the stack (a mention's few bytes): no array cleared and grown per new key.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count + 1) { key in
-            key[0] = kind.signByte
-            for i in 0..<raw.count { key[i + 1] = MentionKey.lowercasedASCII(raw[i]) }
+            MentionKey.writeASCIIKey(raw, kind: kind, into: key)
             let bytes = UnsafeRawBufferPointer(key)
             let id = numbering.number(ascii: bytes) { String(decoding: bytes, as: UTF8.self) }
             return (id, memcmp(key.baseAddress! + 1, raw.baseAddress!, raw.count) == 0 && !numbering.isFolded(id))
@@ -291,8 +306,7 @@ public final class MentionTable {
         }
         let (text, invalid) = MentionTable.decodedText(raw, escaped: escaped)
         if kind == .url { return (linkKeyID(text), invalid) }
-        let key = MentionKey.normalize(text)
-        return (key.isEmpty ? -1 : self.id(forKey: kind.sign + key), invalid)
+        return (MentionKey.key(ofText: text, kind: kind).map { self.id(forKey: $0) } ?? -1, invalid)
     }
 
     /// A spelling's text: its bytes unescaped when `escaped`, and whether
