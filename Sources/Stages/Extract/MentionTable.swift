@@ -440,7 +440,7 @@ public final class MentionTable {
                 return kind.sign + String(decoding: raw, as: UTF8.self)
             }
             var text = escaped ? String(decoding: JSONText.unescape(raw), as: UTF8.self) : String(decoding: raw, as: UTF8.self)
-            if text.utf8.contains(where: { $0 >= 0x80 }) { text = text.precomposedStringWithCanonicalMapping }
+            text = KeyNormalization.nfc(text)
             let spelling = kind.sign + text
             return id >= 0 && spelling == keys[Int(id)] ? nil : spelling
         }

@@ -80,14 +80,14 @@ public struct TextExtractor: MentionExtractor {
         if let author = record.retweetedAuthor(of: tweet) { out.append("@" + record.spelling(author)) }
         guard let span = record.fullText(of: tweet) else { return out }
         let found = mentions(inTweetText: record.string(span))
-        for tag in found.hashtags { out.append("#" + tag.precomposedStringWithCanonicalMapping) }
-        for user in found.users { out.append("@" + user.precomposedStringWithCanonicalMapping) }
+        for tag in found.hashtags { out.append("#" + KeyNormalization.nfc(tag)) }
+        for user in found.users { out.append("@" + KeyNormalization.nfc(user)) }
         if kinds.has(.symbol) || kinds.hasLinks {
             var scalars: [Unicode.Scalar] = []
             Array(record.string(span).utf8).withUnsafeBufferPointer { decode($0, into: &scalars) }
             let more = symbolsAndLinks(in: scalars, kinds: kinds)
-            for symbol in more.symbols { out.append("$" + symbol.precomposedStringWithCanonicalMapping) }
-            for link in more.links { out.append("+" + link.precomposedStringWithCanonicalMapping) }
+            for symbol in more.symbols { out.append("$" + KeyNormalization.nfc(symbol)) }
+            for link in more.links { out.append("+" + KeyNormalization.nfc(link)) }
         }
         return out
     }

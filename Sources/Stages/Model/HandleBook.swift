@@ -66,12 +66,31 @@ public final class HandleBook: Sendable {
     /// An identity event or a post view: `did` is `handle` as of `time` (microseconds since 1970).
     public func name(did: String, handle: String, time: Int64) {
         guard let handle = Self.form(handle: handle) else { return }
-        let did = Self.key(did: did)
+        name(key: Self.key(did: did), form: handle, time: time)
+    }
+
+    /// `name(did:handle:time:)` of the two as UTF-8 bytes (valid UTF-8: a
+    /// validated record's, unescaped). Bytes of visible ASCII without a
+    /// capital (nearly every DID and handle) are their own key and form, so
+    /// no normalisation runs; any others go by the strings.
+    public func name(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer, time: Int64) {
+        guard Self.isOwnForm(did), Self.isOwnForm(handle) else {
+            name(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self), time: time)
+            return
+        }
+        name(key: String(decoding: did, as: UTF8.self), form: String(decoding: handle, as: UTF8.self), time: time)
+    }
+
+    /// DID key `did` is handle `handle` (its form) as of `time`: the latest wins, at one time the first in bytes.
+    private func name(key did: String, form handle: String, time: Int64) {
         state.withLock { s in
-            if let known = s.named[did] {
+            if let i = s.named.index(forKey: did) {
+                let known = s.named.values[i]
                 guard time > known.time || time == known.time && handle.utf8.lexicographicallyPrecedes(known.handle.utf8) else { return }
+                s.named.values[i] = Named(time: time, handle: handle)
+            } else {
+                s.named[did] = Named(time: time, handle: handle)
             }
-            s.named[did] = Named(time: time, handle: handle)
         }
     }
 
@@ -81,6 +100,15 @@ public final class HandleBook: Sendable {
     /// which names nothing (an author is shown by a handle named alone).
     public func identity(did: String, handle: String, time: Int64, spelled count: Int?) {
         if let count { spelled(did: did, handle: handle, count: count) } else { name(did: did, handle: handle, time: time) }
+    }
+
+    /// `identity(did:handle:time:spelled:)` of the two as UTF-8 bytes (as `name(didBytes:handleBytes:time:)`).
+    public func identity(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer, time: Int64, spelled count: Int?) {
+        if let count {
+            spelled(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self), count: count)
+        } else {
+            name(didBytes: did, handleBytes: handle, time: time)
+        }
     }
 
     /// A post's text spells `did` as `handle` once.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// SPEC §5's normalisation of a mention key's text: Unicode NFC, then full
 /// lowercasing. Here, beneath every stage, so that what keys an account
 /// (`HandleBook`'s DIDs and handles) and what keys a mention
@@ -10,8 +8,19 @@ enum KeyNormalization {
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self)
         }
-        return s.precomposedStringWithCanonicalMapping.lowercased()
+        return nfc(s).lowercased()
     }
+
+    /// `s` in Unicode NFC, by the standard library's own tables (those its
+    /// string comparison uses): a few hundred instructions where Foundation's
+    /// `precomposedStringWithCanonicalMapping` takes thousands. ASCII is its own NFC.
+    static func nfc(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }
+        return String(decoding: s._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// `nfc` of a substring.
+    static func nfc(_ s: Substring) -> String { nfc(String(s)) }
 
     /// An ASCII byte as the normalisation leaves it: A to Z lowercased, the
     /// rest as it is (NFC leaves ASCII alone).

@@ -220,9 +220,7 @@ public final class DecodedRecord {
     /// A mention or name as the tweet writes it (SPEC §12.1): escapes undone,
     /// NFC, case kept, without its sign.
     func spelling(_ span: ByteSpan) -> String {
-        let s = string(span)
-        // ASCII is its own NFC: Foundation's normalisation costs thousands of instructions a call.
-        return s.utf8.allSatisfy({ $0 < 0x80 }) ? s : s.precomposedStringWithCanonicalMapping
+        KeyNormalization.nfc(string(span))
     }
 
     /// Spellings of the tweet's own hashtags and user mentions (the retweeted

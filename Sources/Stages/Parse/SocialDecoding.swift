@@ -472,8 +472,7 @@ extension TweetDecoder {
             if spanEquals(kind, "identity") {
                 f.notice = true
                 if let did = socials[xi].identityDID ?? socials[xi].did, let handle = socials[xi].identityHandle, !handle.isEmpty {
-                    HandleBook.shared.identity(did: record.string(did), handle: record.string(handle),
-                                               time: micros(socials[xi].timeUS) ?? Int64.min, spelled: socials[xi].identitySpelled)
+                    nameHandle(did: did, handle: handle, time: micros(socials[xi].timeUS) ?? Int64.min, spelled: socials[xi].identitySpelled)
                 }
                 return
             }
@@ -515,10 +514,22 @@ extension TweetDecoder {
                 let time = socials[xi].indexedAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
                     ?? socials[xi].record?.createdAt.flatMap { CreatedAt.parse(record.string($0), noOffsetIsUTC: true) }.map { $0 * 1_000_000 }
                     ?? Int64.min
-                HandleBook.shared.name(did: record.string(did), handle: record.string(handle), time: time)
+                nameHandle(did: did, handle: handle, time: time, spelled: nil)
             }
         }
         // Other objects with such keys (a page's `posts`, a feed item) are containers or tweets as they were.
+    }
+
+    /// Tells the handle book that `did` is `handle` (an identity event, a
+    /// post view's author): by their bytes where both are written unescaped
+    /// (no string is normalised for the many that are their own form), else
+    /// by their decoded strings.
+    func nameHandle(did: ByteSpan, handle: ByteSpan, time: Int64, spelled: Int?) {
+        if !did.escaped && !handle.escaped {
+            HandleBook.shared.identity(didBytes: record.bytes(did), handleBytes: record.bytes(handle), time: time, spelled: spelled)
+        } else {
+            HandleBook.shared.identity(did: record.string(did), handle: record.string(handle), time: time, spelled: spelled)
+        }
     }
 
     /// The identity of `at://DID/COLLECTION/RKEY`, put together as bytes

@@ -77,8 +77,8 @@ public final class TweetDecoder {
             // As `finishSocial` concludes an identity event: a notice, and the handle it names.
             notices = 1
             if let handle = postStart.identityHandle, !handle.isEmpty {
-                HandleBook.shared.identity(did: self.record.string(postStart.identityDID ?? postStart.did), handle: self.record.string(handle),
-                                           time: micros(postStart.time) ?? Int64.min, spelled: postStart.identitySpelled)
+                nameHandle(did: postStart.identityDID ?? postStart.did, handle: handle, time: micros(postStart.time) ?? Int64.min,
+                           spelled: postStart.identitySpelled)
             }
             return
         case .post:
