@@ -118,6 +118,22 @@ final class RepostTests: StoreTestCase {
             """)
     }
 
+    /// A report of hashtags alone reads no repost's author, except for a
+    /// `from:` term, which matches reposts by it as it does with posters
+    /// counted (`testTermsNameAccountsOfOtherPlatforms`: the same hashtag
+    /// rows): rrr's r1 carries s1's `#hike` and `#Views`, r2 nothing; `#hike`
+    /// matches s1, s3, 100, r1, r3 and r4, of which s1, r1 and r4 carry `#Views`.
+    func testFromTermMatchesRepostsWhenOnlyHashtagsAreCounted() throws {
+        XCTAssertEqual(try out(["report", "-t", "from:@did:plc:rrr", "-t", "#hike", Self.folder, "--kinds", "hashtag", "--min-count", "1"]), """
+            term,type,mention,count
+            from:did:plc:rrr,hashtag,#hike,1
+            from:did:plc:rrr,hashtag,#views,1
+            #hike,hashtag,#hike,6
+            #hike,hashtag,#views,3
+
+            """)
+    }
+
     /// Terms name a Mastodon account as `user@host` and a Bluesky account
     /// by its DID, on every path; a Bluesky handle is refused with what to give instead.
     func testTermsNameAccountsOfOtherPlatforms() throws {

@@ -12,11 +12,14 @@ final class MatchCollector: TweetConsumer {
     ///   - times: whether it carries its creation time (`--by`; the scanner's filter has left out tweets without one).
     /// Whether a word term asks for the texts of reposts' subjects.
     private let wordTerms: Bool
+    /// Whether a `from:` term matches a repost by its author.
+    private let authorTerms: Bool
     private var seen = SeenSpellings()
 
     init(terms: [Term], table: MentionTable, facts: PostFields = .init(), times: Bool = false) {
         let extracted = facts.mentionKinds.union(Term.kinds(matching: terms))
         wordTerms = terms.contains { $0.kind == .word }
+        authorTerms = terms.contains { $0.kind == .author }
         matcher = TermMatcher(terms: terms, table: table)
         screen = MentionScreen(terms: terms, table: table)
         var fields = facts
@@ -78,7 +81,10 @@ final class MatchCollector: TweetConsumer {
     /// Bluesky repost `tweet`, kept by the filters: it waits for its subject.
     func pend(_ tweet: DecodedTweet, in record: DecodedRecord, table: MentionTable) {
         var author: String?, spelling: String?
-        if let a = record.author(of: tweet), let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
+        // Its author counts where the sink shows accounts (a poster, an author, extract lines) or a `from:` term
+        // matches it; elsewhere (a report of hashtags) it is never read, so not looked up.
+        if namesAccounts || authorTerms, let a = record.author(of: tweet),
+           let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
             let key = table.key(Int(id))
             author = key
             // Nearly every author (a DID) is written as its key: no string is made for that spelling.
