@@ -21,6 +21,10 @@ import Dispatch
 public final class RepostJoin {
     private var subjects: [UInt64: RepostJoins.Subject] = [:]
     private var reposts: [RepostJoins.Repost] = []
+    /// Pieces' subjects, in input order, not yet in `subjects`: most posts
+    /// are reposted by no repost read, so each is looked at once, at the
+    /// end, and only those a repost names are kept (`settle`).
+    private var pending: [[RepostJoins.Subject]] = []
 
     public init() {}
 
@@ -29,17 +33,32 @@ public final class RepostJoin {
 
     /// Adds a piece's joins; call in input order.
     public func add(_ joins: RepostJoins) {
-        for s in joins.subjects { add(subject: s) }
+        if !joins.subjects.isEmpty { pending.append(joins.subjects) }
         reposts += joins.reposts
     }
 
     /// What a post says a repost of it carries; its first copy read wins.
     public func add(subject s: RepostJoins.Subject) {
+        settle(all: true)
         if subjects[s.id] == nil { subjects[s.id] = s }
     }
 
+    /// Moves the pending subjects into `subjects`, in input order (the first
+    /// copy of a post wins): every one (`all`), or those a repost names.
+    private func settle(all: Bool) {
+        guard !pending.isEmpty else { return }
+        let named = all ? [] : Set(reposts.map(\.subject))
+        for piece in pending {
+            for s in piece where (all || named.contains(s.id)) && subjects[s.id] == nil { subjects[s.id] = s }
+        }
+        pending = []
+    }
+
     /// Whether a copy of post `id` has been added.
-    public func knows(subject id: UInt64) -> Bool { subjects[id] != nil }
+    public func knows(subject id: UInt64) -> Bool {
+        settle(all: true)
+        return subjects[id] != nil
+    }
 
     public func add(repost r: RepostJoins.Repost) { reposts.append(r) }
 
@@ -52,7 +71,8 @@ public final class RepostJoin {
     /// - Parameter keep: whether a repost of this creation time counts (`aggregate --by`'s window).
     public func resolved(terms: [Term], fields: PostFields, counted: MentionKinds,
                          keep: (Int64?) -> Bool = { _ in true }) -> PostPart {
-        resolved(reposts.indices, terms: terms, fields: fields, counted: counted, keep: keep)
+        settle(all: false)
+        return resolved(reposts.indices, terms: terms, fields: fields, counted: counted, keep: keep)
     }
 
     /// `resolved` in `pieces` parts of consecutive reposts, made at once on
@@ -61,6 +81,7 @@ public final class RepostJoin {
     public func resolved(pieces: Int, terms: [Term], fields: PostFields, counted: MentionKinds) -> [PostPart] {
         let n = reposts.count, k = max(1, min(pieces, n / 1024))
         guard k > 1 else { return [resolved(terms: terms, fields: fields, counted: counted)] }
+        settle(all: false)
         let bounds = (0...k).map { n * $0 / k }
         let parts = UncheckedBox(UnsafeMutableBufferPointer<PostPart>.allocate(capacity: k))
         defer { parts.value.deallocate() }
