@@ -22,7 +22,15 @@ enum Smashtag {
     static let fixtures = root.appendingPathComponent("Tests/Fixtures")
 
     /// The binary: beside the test bundle (same build), else `.build/debug`.
+    ///
+    /// Every test that runs it asks for it first, so this is where the tests'
+    /// children lose Swift's crash backtracer: a crashed `smashtag` then dies
+    /// at once, its "Fatal error" on standard error and a signal for status,
+    /// and the test fails. With the backtracer, its helper process
+    /// (`swift-backtrace`) could keep the pipes open, waiting on a socket
+    /// after the crashed process was gone, and the test hung instead.
     static let binary: URL = {
+        setenv("SWIFT_BACKTRACE", "enable=no", 1)
         if let b = ProcessInfo.processInfo.environment["SMASHTAG_BIN"] { return URL(fileURLWithPath: b) }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("smashtag")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
