@@ -523,8 +523,9 @@ extension TweetDecoder {
     /// Tells the handle book that `did` is `handle` (an identity event, a
     /// post view's author): by their bytes where both are written unescaped
     /// (no string is normalised for the many that are their own form), else
-    /// by their decoded strings.
+    /// by their decoded strings. Nothing where the run shows no account.
     func nameHandle(did: ByteSpan, handle: ByteSpan, time: Int64, spelled: Int?) {
+        guard readsHandles else { return }
         if !did.escaped && !handle.escaped {
             HandleBook.shared.identity(didBytes: record.bytes(did), handleBytes: record.bytes(handle), time: time, spelled: spelled)
         } else {

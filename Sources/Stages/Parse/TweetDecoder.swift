@@ -55,7 +55,10 @@ public final class TweetDecoder {
     /// Whether what `posts` needs is read (SPEC §15): replies, the quoted
     /// post's copy, and the copies of every referenced post.
     var readsReferences = false
-    /// Whether posts' texts spell the DIDs they mention for the handle book (`spellHandles`).
+    /// Whether the handle book hears what the records say of handles: the
+    /// handles identity events and post views name (`nameHandle`), and how
+    /// posts' texts spell the DIDs they mention (`spellHandles`). False
+    /// where the run shows no account (`TweetConsumer.namesAccounts`).
     var readsHandles = true
 
     public init() {}

@@ -29,8 +29,8 @@ protocol TweetConsumer: AnyObject, SendableMetatype {
     var seesEveryTweet: Bool { get }
 
     /// Whether what the run writes can name a Bluesky account (a user or
-    /// poster row, an author, extract lines, the store): only then do posts'
-    /// texts tell the handle book how they spell the DIDs they mention.
+    /// poster row, an author, extract lines, the store): only then do the
+    /// records tell the handle book the handles they name and spell.
     var namesAccounts: Bool { get }
 
     /// Hears `tweet` of `record` before anything rules it out (when `seesEveryTweet`).
