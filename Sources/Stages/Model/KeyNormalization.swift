@@ -19,9 +19,6 @@ enum KeyNormalization {
         return String(decoding: s._nfcCodeUnits, as: UTF8.self)
     }
 
-    /// `nfc` of a substring.
-    static func nfc(_ s: Substring) -> String { nfc(String(s)) }
-
     /// An ASCII byte as the normalisation leaves it: A to Z lowercased, the
     /// rest as it is (NFC leaves ASCII alone).
     @inline(__always)
