@@ -30,6 +30,26 @@ public final class HandleBook: Sendable {
         /// Pairs counted since the last fold.
         var touched: [Int] = []
 
+        /// DID key `did`'s handle: named, else the most frequent spelling (ties by bytes), else nil (folded first).
+        func handle(of did: String) -> String? {
+            if let n = named[did] { return n.handle }
+            guard let spellings = spelled[did] else { return nil }
+            return spellings.min { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }?.key
+        }
+
+        /// `printed` of one key, the book folded.
+        func printed(_ key: String) -> String {
+            guard HandleBook.isDIDKey(key) else { return key }
+            // The sign is one ASCII byte (`isDIDKey`).
+            let did = HandleBook.key(did: String(decoding: key.utf8.dropFirst(), as: UTF8.self))
+            if key.utf8.first == UInt8(ascii: "!") {
+                guard let handle = named[did]?.handle else { return key }
+                return "!" + handle
+            }
+            guard let handle = handle(of: did) else { return key }
+            return "@" + handle
+        }
+
         mutating func fold() {
             for k in touched {
                 spelled[pairs[k].did, default: [:]][pairs[k].handle, default: 0] += pairs[k].pending
@@ -159,9 +179,7 @@ public final class HandleBook: Sendable {
         let did = Self.key(did: did)
         return state.withLock { s in
             s.fold()
-            if let n = s.named[did] { return n.handle }
-            guard let spellings = s.spelled[did] else { return nil }
-            return spellings.min { a, b in a.value != b.value ? a.value > b.value : a.key.utf8.lexicographicallyPrecedes(b.key.utf8) }?.key
+            return s.handle(of: did)
         }
     }
 
@@ -188,9 +206,19 @@ public final class HandleBook: Sendable {
     /// the texts spell most; a poster (`!did:…`) as `printedAuthor` shows it.
     public func printed(_ key: String) -> String {
         guard Self.isDIDKey(key) else { return key }
-        if key.utf8.first == UInt8(ascii: "!") { return printedAuthor(key) }
-        guard let handle = handle(of: String(key.unicodeScalars.dropFirst())) else { return key }
-        return "@" + handle
+        return state.withLock { s in
+            s.fold()
+            return s.printed(key)
+        }
+    }
+
+    /// `printed` of each key, under one lock (a report's rows).
+    public func printed(_ keys: [String]) -> [String] {
+        guard keys.contains(where: Self.isDIDKey) else { return keys }
+        return state.withLock { s in
+            s.fold()
+            return keys.map { s.printed($0) }
+        }
     }
 
     /// A key as a report shows an author (of a post: `posts`' `author`,
@@ -230,7 +258,7 @@ extension TermReport {
         var report = self
         report.sections = sections.map { section in
             guard section.kind == .user || section.kind == .poster else { return section }
-            let shown = section.rows.map { book.printed($0.mention) }
+            let shown = book.printed(section.rows.map(\.mention))
             let order = section.rows.indices.sorted { a, b in
                 let (x, y) = (section.rows[a], section.rows[b])
                 return x.count != y.count ? x.count > y.count : shown[a].utf8.lexicographicallyPrecedes(shown[b].utf8)

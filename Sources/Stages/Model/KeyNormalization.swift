@@ -5,8 +5,10 @@
 enum KeyNormalization {
     /// `Stanford` → `stanford`, `ＲＯＳＳＩＹＡ` → itself lowercased, `Cafe\u{301}` → `café`.
     static func normalize(_ s: String) -> String {
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self)
+        var capital = false
+        if s.utf8.allSatisfy({ b in capital = capital || b &- 0x41 < 26; return b < 0x80 }) {
+            // ASCII without a capital (a key already, as most given again are) is its own normalisation.
+            return capital ? String(decoding: s.utf8.map(lowercasedASCII), as: UTF8.self) : s
         }
         return nfc(s).lowercased()
     }
