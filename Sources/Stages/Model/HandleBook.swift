@@ -40,14 +40,15 @@ public final class HandleBook: Sendable {
         /// `printed` of one key, the book folded.
         func printed(_ key: String) -> String {
             guard HandleBook.isDIDKey(key) else { return key }
-            // The sign is one ASCII byte (`isDIDKey`).
-            let did = HandleBook.key(did: String(decoding: key.utf8.dropFirst(), as: UTF8.self))
-            if key.utf8.first == UInt8(ascii: "!") {
-                guard let handle = named[did]?.handle else { return key }
-                return "!" + handle
-            }
-            guard let handle = handle(of: did) else { return key }
+            if key.utf8.first == UInt8(ascii: "!") { return printedAuthor(key) }
+            guard let handle = handle(of: HandleBook.didOf(key)) else { return key }
             return "@" + handle
+        }
+
+        /// `printedAuthor` of one key: its sign, then the handle named for its DID.
+        func printedAuthor(_ key: String) -> String {
+            guard HandleBook.isDIDKey(key), let handle = named[HandleBook.didOf(key)]?.handle else { return key }
+            return String(key.unicodeScalars.first!) + handle
         }
 
         mutating func fold() {
@@ -194,12 +195,6 @@ public final class HandleBook: Sendable {
         return u.next() != nil
     }
 
-    /// The handle an identity event or a post view named for `did`, else nil.
-    public func namedHandle(of did: String) -> String? {
-        let did = Self.key(did: did)
-        return state.withLock { s in s.named[did]?.handle }
-    }
-
     /// A key as a report shows it: a Bluesky account's by its handle when known
     /// (`@did:plc:x` → `@alice.bsky.social`); any other key as it is. A
     /// mentioned user (`@did:…`) is shown by the handle named, else the one
@@ -226,8 +221,13 @@ public final class HandleBook: Sendable {
     /// handle an identity event or a post view names, else as its DID —
     /// SPEC §16 gives the spellings of the texts to mentioned users alone.
     public func printedAuthor(_ key: String) -> String {
-        guard Self.isDIDKey(key), let handle = namedHandle(of: String(key.unicodeScalars.dropFirst())) else { return key }
-        return String(key.unicodeScalars.first!) + handle
+        guard Self.isDIDKey(key) else { return key }
+        return state.withLock { s in s.printedAuthor(key) }
+    }
+
+    /// The DID key of an account key (`@did:…`, `!did:…`; its sign is one ASCII byte, `isDIDKey`).
+    static func didOf(_ key: String) -> String {
+        Self.key(did: String(decoding: key.utf8.dropFirst(), as: UTF8.self))
     }
 
     /// Every entry, for a snapshot of the book (extract lines, the store): (did, handle, time) named, then spelled.
