@@ -5,9 +5,23 @@ import XCTest
 /// the ones given as strings (extract lines, a store) are one tally,
 /// whenever and in whatever order the book is read.
 final class HandleBookTests: XCTestCase {
-    private func spell(_ book: HandleBook, _ did: String, _ handle: String) {
-        let d = Array(did.utf8), h = Array(handle.utf8)
-        d.withUnsafeBytes { dp in h.withUnsafeBytes { hp in book.spelled(didBytes: dp, handleBytes: hp) } }
+    private var nextPost: UInt64 = 1
+
+    /// A post of its own (a new identity each call, unless `post` is given) spells `did` as each of `handles`.
+    private func spell(_ book: HandleBook, _ did: String, _ handles: String..., post: UInt64? = nil) {
+        let id = post ?? { nextPost += 1; return nextPost }()
+        let d = Array(did.utf8), hs = handles.map { Array($0.utf8) }
+        var spellings = HandleBook.Spellings()
+        d.withUnsafeBytes { dp in
+            func add(_ k: Int) {
+                guard k < hs.count else { return book.spelled(post: id, spellings) }
+                hs[k].withUnsafeBytes { hp in
+                    spellings.append(didBytes: dp, handleBytes: hp)
+                    add(k + 1)
+                }
+            }
+            add(0)
+        }
     }
 
     func testSpellingsByBytesAndByStringsAreOneTally() {
@@ -22,7 +36,7 @@ final class HandleBookTests: XCTestCase {
         XCTAssertEqual(book.handle(of: "did:plc:a"), "annie.example", "3 against 2")
         book.spelled(did: "did:plc:a", handle: "ann.example", count: 2)
         XCTAssertEqual(book.handle(of: "did:plc:a"), "ann.example", "4 against 3")
-        book.spelled(did: "did:plc:b", handle: "bob.example")
+        book.spelled(did: "did:plc:b", handle: "bob.example", count: 1)
         spell(book, "did:plc:b", "bob.example")
         spell(book, "did:plc:bb", "bob.example")
         let entries = book.entries.spelled.map { "\($0.did) \($0.handle) \($0.count)" }
@@ -37,6 +51,40 @@ final class HandleBookTests: XCTestCase {
         XCTAssertTrue(book.entries.spelled.isEmpty)
         spell(book, "did:plc:c", "cy.example")
         XCTAssertEqual(book.handle(of: "did:plc:c"), "cy.example")
+    }
+
+    /// SPEC §6 and §16: a post's spellings count once however many copies of
+    /// it are read, in whatever order; a copy that spells a pair more often
+    /// than those before it adds the difference (the most any copy spells).
+    /// Worked by hand: post 1 spells `one` twice, read three times; posts 2
+    /// and 3 spell `two` once each, post 2 read twice: `one` 2, `two` 2 — a
+    /// tie, the first in bytes (`zed.one`); a copy of post 3 spelling `two`
+    /// twice more makes `two` 4 against 2.
+    func testCopiesOfAPostSpellOnce() {
+        let book = HandleBook()
+        for _ in 0..<3 { spell(book, "did:plc:z", "zed.one", "zed.one", post: 1) }
+        spell(book, "did:plc:z", "zed.two", post: 2)
+        spell(book, "did:plc:z", "zed.two", post: 2)
+        spell(book, "did:plc:z", "zed.two", post: 3)
+        XCTAssertEqual(book.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 2"])
+        XCTAssertEqual(book.handle(of: "did:plc:z"), "zed.one")
+        spell(book, "did:plc:z", "zed.two", "zed.two", "zed.two", post: 3)
+        XCTAssertEqual(book.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
+        XCTAssertEqual(book.handle(of: "did:plc:z"), "zed.two")
+        // Copies given as extract lines (a post's count) follow the same rule, and so does the order:
+        // the same copies read the other way round give the same counts.
+        let other = HandleBook()
+        other.spelled(post: 3, did: "did:plc:z", handle: "zed.two", count: 3)
+        other.spelled(post: 3, did: "did:plc:z", handle: "zed.two", count: 1)
+        other.spelled(post: 2, did: "did:plc:z", handle: "zed.two", count: 1)
+        other.spelled(post: 1, did: "did:plc:z", handle: "zed.one", count: 2)
+        other.spelled(post: 2, did: "did:plc:z", handle: "zed.two", count: 1)
+        XCTAssertEqual(other.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
+        // What extract lines carry: by post, and those of no post apart.
+        other.spelled(did: "did:plc:z", handle: "zed.three", count: 5)
+        let lines = other.postSpellings
+        XCTAssertEqual(lines.loose.map { "\($0.did) \($0.handle) \($0.count)" }, ["did:plc:z zed.three 5"])
+        XCTAssertEqual(lines.posts.map { "\($0.did) \($0.handle) \($0.count)" }, ["did:plc:z zed.one 2", "did:plc:z zed.two 1", "did:plc:z zed.two 3"])
     }
 
     /// A key is a Bluesky account's when it is `@` or `!`, `did:` and at least one more byte.

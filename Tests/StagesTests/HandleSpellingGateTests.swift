@@ -64,7 +64,8 @@ final class HandleSpellingGateTests: XCTestCase {
         run.run(InputPlan(paths: [path]).units, control: RunControl(strict: false), into: writer)
         writer.writeHandles()
         writer.flush()
-        XCTAssertTrue(out.contains("S\t\(mentioned)\t\(handle)\t1\n"), out)
+        // By post (SPEC §6: a post read by two runs spells once): the post's AT-URI last.
+        XCTAssertTrue(out.contains("S\t\(mentioned)\t\(handle)\t1\tat://did:plc:authorx\(tag)/app.bsky.feed.post/3k"), out)
     }
 }
 

@@ -406,7 +406,7 @@ def _feed(pipe, paths):
 
 
 # SPEC 16: after its tweets, an extract names the Bluesky handles it met
-# (`A DID HANDLE TIME`, `S DID HANDLE COUNT`); they ride the shuffle under a
+# (`A DID HANDLE TIME`, `S DID HANDLE COUNT [POST]`); they ride the shuffle under a
 # key of their own, one per extract group and line, and the driver hands
 # them to the final aggregate, which shows accounts by handle as a report does.
 HANDLE_LINES = (b"A", b"S")

@@ -367,17 +367,25 @@ public final class ExtractWriter: RepostCarryingSink {
     /// The Bluesky handles the run met (SPEC §16), after its tweets, so
     /// `aggregate` shows accounts as a report of the same inputs does:
     /// `A DID HANDLE TIME` (named by an identity event or a post view at TIME,
-    /// microseconds) and `S DID HANDLE COUNT` (spelled so COUNT times in
-    /// texts). Nothing when the run met none.
+    /// microseconds) and `S DID HANDLE COUNT [POST]` (spelled so COUNT times
+    /// in the text of post POST, or in texts of no post known), so that a
+    /// post read by two runs (two splits of a Spark job) counts once.
+    /// Nothing when the run met none.
     public func writeHandles(_ book: HandleBook = .shared) {
-        let (named, spelled) = book.entries
+        let named = book.named
         for n in named {
             buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n"
             lines += 1
         }
-        for s in spelled {
+        let (loose, posts) = book.postSpellings
+        for s in loose {
             buffer += "S\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n"
             lines += 1
+        }
+        for s in posts {
+            buffer += "S\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\t\(s.post)\n"
+            lines += 1
+            if buffer.utf8.count > 1 << 16 { flush() }
         }
     }
 
@@ -572,12 +580,7 @@ public final class ExtractReader: RecordHandler {
         case "A", "S":
             // A Bluesky handle (SPEC §16), for showing accounts: no tweet of its own.
             finishTweet()
-            guard fields.count == 4, let did = ExtractFormat.unescape(fields[1]), let handle = ExtractFormat.unescape(fields[2]),
-                  let n = Int64(fields[3]) else {
-                return bad("a handle line is A or S, a DID, a handle and a number")
-            }
-            if fields[0] == "A" { HandleBook.shared.name(did: did, handle: handle, time: n) }
-            else { HandleBook.shared.spelled(did: did, handle: handle, count: Int(n)) }
+            if let why = HandleBook.shared.read(handleLine: fields, spelled: "S") { return bad(why) }
         case "M", "T":
             guard terms != nil else { return bad("a mention line before any header") }
             let isM = fields[0] == "M"
@@ -754,5 +757,30 @@ public final class ExtractReader: RecordHandler {
         mentions.removeAll(keepingCapacity: true)
         tweetFacts = TweetFacts()
         if builder.count >= Self.partSize { handOn() }
+    }
+}
+
+extension HandleBook {
+    /// Reads a handle line of extract lines: `A DID HANDLE TIME`, or
+    /// (`spelled` its letter) `S DID HANDLE COUNT [POST]`; the reason it is
+    /// bad, or nil when read.
+    public func read(handleLine fields: [Substring], spelled letter: String) -> String? {
+        let isNamed = fields.first == "A"
+        guard fields.count == 4 || !isNamed && fields.count == 5, let did = ExtractFormat.unescape(fields[1]),
+              let handle = ExtractFormat.unescape(fields[2]), let n = Int64(fields[3]) else {
+            return "a handle line is A or \(letter), a DID, a handle and a number (and, for \(letter), a post's identity)"
+        }
+        if isNamed {
+            name(did: did, handle: handle, time: n)
+        } else if fields.count == 5 {
+            // The post as `J` lines write it (`PostIdentity.text`).
+            guard let post = PostIdentity.parse(fields[4]), n > 0, n <= Int32.max else {
+                return "a spelling line's post is a post's identity, its count from 1 to \(Int32.max)"
+            }
+            spelled(post: post, did: did, handle: handle, count: Int(n))
+        } else {
+            spelled(did: did, handle: handle, count: Int(clamping: n))
+        }
+        return nil
     }
 }

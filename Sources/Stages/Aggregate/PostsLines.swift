@@ -101,9 +101,14 @@ public final class PostsLineWriter: RepostCarryingSink {
 
     /// The Bluesky handles the run met (SPEC §16), after its posts: `A` and `B` lines.
     public func writeHandles(_ book: HandleBook = .shared) {
-        let (named, spelled) = book.entries
-        for n in named { buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n" }
-        for s in spelled { buffer += "B\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n" }
+        for n in book.named { buffer += "A\t\(ExtractFormat.escape(n.did))\t\(ExtractFormat.escape(n.handle))\t\(n.time)\n" }
+        // As `ExtractWriter.writeHandles`' `S` lines: by post, so a post read by two runs counts once.
+        let (loose, posts) = book.postSpellings
+        for s in loose { buffer += "B\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\n" }
+        for s in posts {
+            buffer += "B\t\(ExtractFormat.escape(s.did))\t\(ExtractFormat.escape(s.handle))\t\(s.count)\t\(s.post)\n"
+            if buffer.utf8.count > 1 << 16 { flush() }
+        }
     }
 
     /// Writes what is buffered; call once at the end too.
@@ -174,12 +179,7 @@ public final class PostsLineReader: RecordHandler {
             if let why = reposts.read(fields) { return bad(why) }
         case "A", "B":
             // A Bluesky handle (SPEC §16), for showing authors.
-            guard fields.count == 4, let did = ExtractFormat.unescape(fields[1]), let handle = ExtractFormat.unescape(fields[2]),
-                  let n = Int64(fields[3]) else {
-                return bad("a handle line is A or B, a DID, a handle and a number")
-            }
-            if fields[0] == "A" { HandleBook.shared.name(did: did, handle: handle, time: n) }
-            else { HandleBook.shared.spelled(did: did, handle: handle, count: Int(n)) }
+            if let why = HandleBook.shared.read(handleLine: fields, spelled: "B") { return bad(why) }
         case "H":
             guard fields.count >= 3, fields[1] == Substring(PostsLines.magic) else {
                 return bad("a header names smashtag-posts (extract with --posts)")

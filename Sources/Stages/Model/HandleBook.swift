@@ -13,7 +13,16 @@ import Synchronization
 /// handle that changes never splits one account in two; a report prints
 /// the handle (`printed`), once every input has been read.
 ///
-/// - Complexity: a lock and a hash per entry; memory O(distinct DIDs).
+/// A post's spellings count once however many copies of it are read
+/// (SPEC §6: every post once): they are kept by post, and a copy adds
+/// only what it spells more often than the copies before it (a copy read
+/// twice adds nothing, whichever worker reads it first). Extract lines and
+/// the store carry them by post for the same reason (`postSpellings`,
+/// `spellings(ofPosts:)`).
+///
+/// - Complexity: a lock and a hash per entry (a post's spellings: one lock);
+///   memory O(distinct DIDs and spelled pairs), and about 24 bytes a post
+///   whose text spells a handle.
 public final class HandleBook: Sendable {
     public static let shared = HandleBook()
 
@@ -21,14 +30,83 @@ public final class HandleBook: Sendable {
     private struct State {
         var named: [String: Named] = [:]
         var spelled: [String: [String: Int]] = [:]
-        /// Spellings met as bytes (a post's facets, `spelled(didBytes:handleBytes:)`):
-        /// each (DID, handle) pair once, found by a hash of its bytes, its
-        /// count kept here until a reader folds it into `spelled`, so a
-        /// spelling met again makes no string and hashes none.
+        /// Every (DID key, handle form) pair spelled, each once, found by a hash
+        /// of its bytes (the next hash up where two pairs share one), its count
+        /// since the last fold kept here, so a spelling met again makes no
+        /// string and hashes none.
         var pairs: [Pair] = []
         var pairByHash: [UInt64: Int] = [:]
         /// Pairs counted since the last fold.
         var touched: [Int] = []
+        /// By post identity: each pair its text spells and how often (the most any copy read spells it):
+        /// the first pair here (8 bytes a post: most posts spell one), any others in `more`.
+        var votes: [UInt64: Vote] = [:]
+        var more: [UInt64: [Vote]] = [:]
+
+        /// Post `post`'s pairs and how often it spells each.
+        func votes(of post: UInt64) -> [Vote] {
+            guard let first = votes[post] else { return [] }
+            return [first] + (more[post] ?? [])
+        }
+
+        /// The pair of a DID key and a handle form, as UTF-8 bytes; made when new.
+        mutating func pair(did: UnsafeRawBufferPointer, handle: UnsafeRawBufferPointer) -> Int {
+            var h = PostIdentity.hash(did) &* 0x9E37_79B9_7F4A_7C15 ^ PostIdentity.hash(handle)
+            while let k = pairByHash[h] {
+                if pairs[k].did.hasUTF8(did) && pairs[k].handle.hasUTF8(handle) { return k }
+                h &+= 1
+            }
+            pairByHash[h] = pairs.count
+            pairs.append(Pair(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self)))
+            return pairs.count - 1
+        }
+
+        mutating func pair(did: String, handle: String) -> Int {
+            var did = did, handle = handle
+            return did.withUTF8 { d in handle.withUTF8 { h in pair(did: UnsafeRawBufferPointer(d), handle: UnsafeRawBufferPointer(h)) } }
+        }
+
+        /// Pair `k` spelled `n` times more.
+        mutating func count(_ k: Int, _ n: Int) {
+            guard n > 0 else { return }
+            if pairs[k].pending == 0 { touched.append(k) }
+            pairs[k].pending += n
+        }
+
+        /// One copy of post `post` spells each pair of `spelled` (repeated as often as it is spelled):
+        /// what it spells more often than the post's copies before it counts.
+        mutating func vote(post: UInt64, _ spelled: [(pair: Int, times: Int)]) {
+            var had = votes(of: post)
+            // By pair, what this copy spells: a few pairs a post, counted in place; many, by a dictionary.
+            var counts: [(pair: Int, times: Int)] = []
+            if spelled.count <= 16 {
+                for v in spelled {
+                    if let j = counts.firstIndex(where: { $0.pair == v.pair }) { counts[j].times += v.times } else { counts.append(v) }
+                }
+            } else {
+                var index: [Int: Int] = [:]
+                for v in spelled {
+                    if let j = index[v.pair] { counts[j].times += v.times } else { index[v.pair] = counts.count; counts.append(v) }
+                }
+            }
+            var position: [Int: Int]? = had.count > 16 ? Dictionary(uniqueKeysWithValues: had.enumerated().map { (Int($1.pair), $0) }) : nil
+            for (k, times) in counts {
+                let j = position.map { $0[k] } ?? had.firstIndex { $0.pair == Int32(k) }
+                if let j {
+                    let before = Int(had[j].times)
+                    guard times > before else { continue }
+                    count(k, times - before)
+                    had[j].times = Int32(clamping: times)
+                } else {
+                    count(k, times)
+                    position?[k] = had.count
+                    had.append(Vote(pair: Int32(k), times: Int32(clamping: times)))
+                }
+            }
+            guard let first = had.first else { return }
+            votes[post] = first
+            if had.count > 1 { more[post] = Array(had.dropFirst()) }
+        }
 
         /// DID key `did`'s handle: named, else the most frequent spelling (ties by bytes), else nil (folded first).
         func handle(of did: String) -> String? {
@@ -59,7 +137,15 @@ public final class HandleBook: Sendable {
             touched.removeAll()
         }
     }
-    private struct Pair { var did: String; var handle: String; var pending: Int }
+    private struct Pair {
+        var did: String
+        var handle: String
+        /// Counted since the last fold.
+        var pending = 0
+        /// Counted without a post (`spelled(did:handle:count:)`: a store's totals, a snapshot's), in all.
+        var loose = 0
+    }
+    private struct Vote { var pair: Int32; var times: Int32 }
     private let state = Mutex(State())
 
     public init() {}
@@ -132,44 +218,65 @@ public final class HandleBook: Sendable {
         }
     }
 
-    /// A post's text spells `did` as `handle` once.
-    public func spelled(did: String, handle: String) {
-        spelled(did: did, handle: handle, count: 1)
+    /// What one copy of a post's text spells at its mention facets: (DID,
+    /// handle) pairs, as UTF-8 bytes where they are their own key and form
+    /// (`isOwnForm`, nearly every one), else as strings. A decoder fills
+    /// one and hands it to `spelled(post:_:)`; the bytes must outlive that call.
+    public struct Spellings {
+        fileprivate var bytes: [(did: UnsafeRawBufferPointer, handle: UnsafeRawBufferPointer)] = []
+        fileprivate var strings: [(did: String, handle: String)] = []
+
+        public init() {}
+
+        public var isEmpty: Bool { bytes.isEmpty && strings.isEmpty }
+
+        public mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            strings.removeAll(keepingCapacity: true)
+        }
+
+        /// The text spells `did` as `handle` once (valid UTF-8: a validated record's, unescaped).
+        public mutating func append(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer) {
+            if HandleBook.isOwnForm(did) && HandleBook.isOwnForm(handle) {
+                bytes.append((did, handle))
+            } else {
+                append(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self))
+            }
+        }
+
+        public mutating func append(did: String, handle: String) {
+            guard let handle = HandleBook.form(handle: handle) else { return }
+            strings.append((HandleBook.key(did: did), handle))
+        }
     }
 
-    /// `spelled(did:handle:)` of the two as UTF-8 bytes (valid UTF-8: a
-    /// validated record's); strings are made only for a pair not met before.
-    /// Bytes of visible ASCII without a capital (nearly every DID and
-    /// handle) are their own key and form; any others go by the strings.
-    public func spelled(didBytes did: UnsafeRawBufferPointer, handleBytes handle: UnsafeRawBufferPointer) {
-        guard Self.isOwnForm(did), Self.isOwnForm(handle) else {
-            spelled(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self))
-            return
-        }
-        // The two hashes mixed; pairs under one hash are told apart by their bytes.
-        let h = PostIdentity.hash(did) &* 0x9E37_79B9_7F4A_7C15 ^ PostIdentity.hash(handle)
+    /// One copy of post `post` (its identity) spells what `spellings` holds:
+    /// counted as far as it spells a pair more often than the post's copies
+    /// read before it.
+    public func spelled(post: UInt64, _ spellings: Spellings) {
+        guard !spellings.isEmpty else { return }
         state.withLock { s in
-            if let k = s.pairByHash[h] {
-                if s.pairs[k].did.hasUTF8(did) && s.pairs[k].handle.hasUTF8(handle) {
-                    if s.pairs[k].pending == 0 { s.touched.append(k) }
-                    s.pairs[k].pending += 1
-                } else {
-                    // Another pair under the same 64-bit hash (rare): counted by its strings.
-                    s.spelled[String(decoding: did, as: UTF8.self), default: [:]][String(decoding: handle, as: UTF8.self), default: 0] += 1
-                }
-                return
-            }
-            s.pairByHash[h] = s.pairs.count
-            s.touched.append(s.pairs.count)
-            s.pairs.append(Pair(did: String(decoding: did, as: UTF8.self), handle: String(decoding: handle, as: UTF8.self), pending: 1))
+            var pairs: [(pair: Int, times: Int)] = []
+            pairs.reserveCapacity(spellings.bytes.count + spellings.strings.count)
+            for (did, handle) in spellings.bytes { pairs.append((s.pair(did: did, handle: handle), 1)) }
+            for (did, handle) in spellings.strings { pairs.append((s.pair(did: did, handle: handle), 1)) }
+            s.vote(post: post, pairs)
         }
+    }
+
+    /// Post `post`'s texts spell `did` as `handle` `count` times (an extract
+    /// line of one post): counted as far as that is more than known before.
+    public func spelled(post: UInt64, did: String, handle: String, count: Int) {
+        guard let handle = Self.form(handle: handle), count > 0 else { return }
+        let did = Self.key(did: did)
+        state.withLock { s in s.vote(post: post, [(s.pair(did: did, handle: handle), count)]) }
     }
 
     /// Whether bytes are a key and a handle form as they are: not empty,
     /// visible ASCII (no white space to trim, nothing for NFC to change),
     /// no capital letter.
     @inline(__always)
-    private static func isOwnForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    fileprivate static func isOwnForm(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !bytes.isEmpty else { return false }
         for b in bytes where b <= 0x20 || b >= 0x7F || b &- 0x41 < 26 { return false }
         return true
@@ -230,7 +337,12 @@ public final class HandleBook: Sendable {
         Self.key(did: String(decoding: key.utf8.dropFirst(), as: UTF8.self))
     }
 
-    /// Every entry, for a snapshot of the book (extract lines, the store): (did, handle, time) named, then spelled.
+    /// The handles named, (did, handle, time), in order of DID: for extract lines and the store.
+    public var named: [(did: String, handle: String, time: Int64)] {
+        state.withLock { s in s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did } }
+    }
+
+    /// Every entry, for a snapshot of the book: (did, handle, time) named, then spelled (in all).
     public var entries: (named: [(did: String, handle: String, time: Int64)], spelled: [(did: String, handle: String, count: Int)]) {
         state.withLock { s in
             s.fold()
@@ -239,11 +351,53 @@ public final class HandleBook: Sendable {
         }
     }
 
-    /// Adds `count` spellings at once (an extract line, the store).
+    /// Adds `count` spellings of no post known (a store's totals, a snapshot's `identity.spelled`).
     public func spelled(did: String, handle: String, count: Int) {
-        guard let handle = Self.form(handle: handle) else { return }
+        guard let handle = Self.form(handle: handle), count > 0 else { return }
         let did = Self.key(did: did)
-        state.withLock { s in s.spelled[did, default: [:]][handle, default: 0] += count }
+        state.withLock { s in
+            let k = s.pair(did: did, handle: handle)
+            s.pairs[k].loose += count
+            s.count(k, count)
+        }
+    }
+
+    /// The spellings as extract lines carry them: those of no post known
+    /// (DID, handle, count), then each post's (its identity's text, DID,
+    /// handle, count), each in order of its fields' bytes.
+    public var postSpellings: (loose: [(did: String, handle: String, count: Int)],
+                               posts: [(post: String, did: String, handle: String, count: Int)]) {
+        let (loose, votes) = state.withLock { s in
+            (s.pairs.filter { $0.loose > 0 }.map { ($0.did, $0.handle, $0.loose) },
+             s.votes.keys.flatMap { post in
+                 s.votes(of: post).map { (post, s.pairs[Int($0.pair)].did, s.pairs[Int($0.pair)].handle, Int($0.times)) }
+             })
+        }
+        func before(_ a: String, _ b: String) -> Bool? { a == b ? nil : a.utf8.lexicographicallyPrecedes(b.utf8) }
+        let posts = votes.map { (post: PostIdentity.text(of: $0.0), did: $0.1, handle: $0.2, count: $0.3) }
+        return (loose.sorted { before($0.0, $1.0) ?? before($0.1, $1.1) ?? false }.map { (did: $0.0, handle: $0.1, count: $0.2) },
+                posts.sorted { before($0.post, $1.post) ?? before($0.did, $1.did) ?? before($0.handle, $1.handle) ?? false })
+    }
+
+    /// What the store adds of a commit's spellings: those of the posts it
+    /// stored anew (`posts`, their identities) and of no post, each
+    /// (DID, handle) once with its count; `loose` says, per pair, how many
+    /// of the latter were added before (updated).
+    func spellings(ofPosts posts: [UInt64], looseSaved: inout [String: Int]) -> [(did: String, handle: String, count: Int)] {
+        state.withLock { s in
+            var counts: [Int: Int] = [:]
+            for p in posts {
+                for v in s.votes(of: p) { counts[Int(v.pair), default: 0] += Int(v.times) }
+            }
+            for (k, pair) in s.pairs.enumerated() where pair.loose > 0 {
+                let key = pair.did + "\u{0}" + pair.handle
+                let delta = pair.loose - looseSaved[key, default: 0]
+                guard delta > 0 else { continue }
+                looseSaved[key] = pair.loose
+                counts[k, default: 0] += delta
+            }
+            return counts.sorted { $0.key < $1.key }.map { (s.pairs[$0.key].did, s.pairs[$0.key].handle, $0.value) }
+        }
     }
 }
 

@@ -652,7 +652,7 @@ extension TweetDecoder {
                 t.users = r.mentions
                 t.links = r.links
                 t.lang = joined(r.langs)
-                if readsHandles, let text = r.text { spellHandles(r, text: text) }
+                if readsHandles, let text = r.text { spellHandles(r, text: text, post: t.id) }
                 if readsReferences {
                     // What `posts` counts (SPEC §15): the post it answers and the post it quotes, each a post's AT-URI
                     // (a record embed may show a list or a feed instead: no post).
@@ -814,23 +814,25 @@ extension TweetDecoder {
         return record.composed(langs.map { record.string(record.spans[$0]) }.joined(separator: ","))
     }
 
-    /// Tells the handle book how the text spells each mentioned DID at its facet's bytes.
-    private func spellHandles(_ r: SocialRecord, text: ByteSpan) {
+    /// Tells the handle book how the text of post `post` (its identity)
+    /// spells each mentioned DID at its facet's bytes, in one call a post (the
+    /// book counts a post's spellings once, however many copies are read).
+    private func spellHandles(_ r: SocialRecord, text: ByteSpan, post: UInt64) {
         guard !r.mentions.isEmpty else { return }
         let raw = UnsafeBufferPointer(start: base + text.start, count: text.end - text.start)
+        spellings.removeAll()
         if text.escaped {
-            JSONText.unescape(raw).withUnsafeBufferPointer { spellHandles(r, in: $0) }
+            JSONText.unescape(raw).withUnsafeBufferPointer { spellHandles(r, in: $0, post: post) }
         } else {
-            spellHandles(r, in: raw)
+            spellHandles(r, in: raw, post: post)
         }
     }
 
-    private func spellHandles(_ r: SocialRecord, in bytes: UnsafeBufferPointer<UInt8>) {
+    private func spellHandles(_ r: SocialRecord, in bytes: UnsafeBufferPointer<UInt8>, post: UInt64) {
         for (k, i) in r.mentions.enumerated() {
             let (a, b) = facetRanges[r.mentionRanges.lowerBound + k]
             guard a >= 0, b > a, b <= bytes.count else { continue }
             let range = UnsafeBufferPointer(rebasing: bytes[a..<b])
-            let spelled: String
             if range.allSatisfy({ $0 < 0x80 }) {
                 // ASCII (nearly every handle): white space is a byte.
                 let name = UnsafeBufferPointer(rebasing: range.first == UInt8(ascii: "@") ? range.dropFirst() : range[...])
@@ -838,19 +840,21 @@ extension TweetDecoder {
                 let did = record.spans[i]
                 if !did.escaped {
                     // The DID as written and the handle's bytes: no string made for a spelling met before.
-                    HandleBook.shared.spelled(didBytes: record.bytes(did), handleBytes: UnsafeRawBufferPointer(name))
-                    continue
+                    spellings.append(didBytes: record.bytes(did), handleBytes: UnsafeRawBufferPointer(name))
+                } else {
+                    spellings.append(did: record.string(did), handle: String(decoding: name, as: UTF8.self))
                 }
-                spelled = String(decoding: name, as: UTF8.self)
             } else {
                 // A range that cuts a character (or bytes that are not UTF-8) spells no handle.
                 guard var s = String(validating: range, as: UTF8.self) else { continue }
                 if s.hasPrefix("@") { s.removeFirst() }
                 guard !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else { continue }
-                spelled = s
+                spellings.append(did: record.string(record.spans[i]), handle: s)
             }
-            HandleBook.shared.spelled(did: record.string(record.spans[i]), handle: spelled)
         }
+        // Within the call: the bytes appended point into `bytes` and the record.
+        HandleBook.shared.spelled(post: post, spellings)
+        spellings.removeAll()
     }
 
     /// Whether valid UTF-8 bytes hold no scalar of Unicode's White_Space

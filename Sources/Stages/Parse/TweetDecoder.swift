@@ -27,6 +27,8 @@ public final class TweetDecoder {
     var facetRanges: [(start: Int, end: Int)] = []
     /// Where a Jetstream post's AT-URI is put together (reused from record to record).
     var uriBytes: [UInt8] = []
+    /// A post's spellings of the DIDs it mentions, for the handle book (storage reused).
+    var spellings = HandleBook.Spellings()
     /// What the short walk read of a Jetstream post's first members (`JetstreamNotice.swift`).
     var postStart = JetstreamPostStart()
     /// The lists of the last Bluesky record read, emptied (`blueskyRecord`).

@@ -37,6 +37,10 @@ final class IngestWriter {
 
     /// The Bluesky handles written so far (SPEC §16).
     private var handles = HandleLedger()
+    /// The batch's posts by their identities in this process, beside `ids`.
+    private var identitiesRead: [UInt64] = []
+    /// The posts of other platforms the last batch stored anew (their texts' spellings of handles count, SPEC §16).
+    private var freshPosts: [UInt64] = []
     /// Row ids of the posts' identities (SPEC §16).
     private lazy var identities = StoredIdentities(db)
     /// Mention ids of the store by key, as far as this run has met them.
@@ -81,6 +85,7 @@ final class IngestWriter {
         for i in 0..<chunk.count {
             // A tweet id below 2^63 is its row id; any other identity is a row of `identity` (schema v7).
             ids.append(try identities.storedID(of: chunk.tweetIDs[i]))
+            identitiesRead.append(chunk.tweetIDs[i])
             if !batchHasBluesky && chunk.tweetIDs[i] >= PostIdentity.internedBase
                 && PostIdentity.text(of: chunk.tweetIDs[i]).hasPrefix("at://") {
                 batchHasBluesky = true
@@ -154,7 +159,7 @@ final class IngestWriter {
         try s.bind(8, Store.now())
         try s.bind(9, run)
         try s.run()
-        try handles.save(.shared, to: db)
+        try handles.save(.shared, to: db, posts: freshPosts)
         try db.run(Store.bumpGeneration)
         try db.commit()
         inTransaction = false
@@ -187,6 +192,7 @@ final class IngestWriter {
     private func writeBatch() throws(StoreError) -> Int {
         defer {
             ids.removeAll(keepingCapacity: true)
+            identitiesRead.removeAll(keepingCapacity: true)
             createdAt.removeAll(keepingCapacity: true)
             authors.removeAll(keepingCapacity: true)
             mentionEnds.removeAll(keepingCapacity: true)
@@ -214,6 +220,8 @@ final class IngestWriter {
             }
             fresh.sort { ids[$0] < ids[$1] }
         }
+        // A post already stored, or stored by this batch already, spells nothing more (SPEC §6).
+        freshPosts = fresh.compactMap { identitiesRead[$0] >= PostIdentity.internedBase ? identitiesRead[$0] : nil }
 
         // A tweet's links, one blob in its row (`Links`): its mentions sorted,
         // each with its first spelling in the tweet, then (rare) its others.

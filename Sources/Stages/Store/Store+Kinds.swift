@@ -125,8 +125,10 @@ extension Store {
 struct HandleLedger {
     private var savedSpellings: [String: Int] = [:]
 
-    mutating func save(_ book: HandleBook, to db: Database) throws(StoreError) {
-        let (named, spelled) = book.entries
+    mutating func save(_ book: HandleBook, to db: Database, posts: [UInt64]) throws(StoreError) {
+        let named = book.named
+        // The spellings of the posts this commit stored anew, and those of no post known not saved yet.
+        let spelled = book.spellings(ofPosts: posts, looseSaved: &savedSpellings)
         guard !named.isEmpty || !spelled.isEmpty else { return }
         let name = try db.statement("""
             INSERT INTO handle(did, handle, time) VALUES (?1, ?2, ?3)
@@ -145,15 +147,11 @@ struct HandleLedger {
             ON CONFLICT(did, handle) DO UPDATE SET count = count + excluded.count
             """)
         for s in spelled {
-            let key = s.did + "\u{0}" + s.handle
-            let delta = s.count - savedSpellings[key, default: 0]
-            guard delta > 0 else { continue }
             spell.reset()
             try spell.bind(1, s.did)
             try spell.bind(2, s.handle)
-            try spell.bind(3, Int64(delta))
+            try spell.bind(3, Int64(s.count))
             try spell.run()
-            savedSpellings[key] = s.count
         }
     }
 }
