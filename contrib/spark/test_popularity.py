@@ -172,6 +172,32 @@ def repost_cases(sc):
         case(sc, f"reposts {' '.join(options)}", terms, paths, options, ["--partitions", "4"])
     social = [os.path.join(ROOT, "Tests/Fixtures/social"), folder]
     case(sc, "reposts and social fixtures", ["*", "#rust", "#hike"], social, [*kinds, "--min-count", "1"], ["--partitions", "3"])
+    spelled_once(sc)
+
+
+def spelled_once(sc):
+    """SPEC 6 and 16: a post's text spells a mentioned handle once however
+    many tasks read a copy of it. p1 and p2 spell did:plc:zzz `@zed.one`; p3
+    spells it `@zed.two` and three tasks read it. By hand, over the distinct
+    posts: zed.one 2, zed.two 1, so the account is `@zed.one` (counting the
+    copies it would be `@zed.two`, 3 to 2); three posts mention it."""
+    def post(rkey, spelled, micros):
+        text = "hi " + spelled
+        record = {"$type": "app.bsky.feed.post", "createdAt": "2024-05-01T11:00:00.000Z", "text": text,
+                  "facets": [{"index": {"byteStart": 3, "byteEnd": len(text.encode())},
+                              "features": [{"$type": "app.bsky.richtext.facet#mention", "did": "did:plc:zzz"}]}]}
+        return json.dumps({"did": "did:plc:x1", "time_us": micros, "kind": "commit",
+                           "commit": {"rev": "r", "operation": "create", "collection": "app.bsky.feed.post",
+                                      "rkey": rkey, "record": record, "cid": "c"}})
+    p1, p2, p3 = post("q1", "@zed.one", 1714561200000000), post("q2", "@zed.one", 1714561200000001), \
+        post("q3", "@zed.two", 1714561200000002)
+    with tempfile.TemporaryDirectory() as d:
+        for name, lines in (("a.jsonl", [p1, p3]), ("b.jsonl", [p3]), ("c.jsonl", [p2, p3])):
+            with open(os.path.join(d, name), "w") as f:
+                f.write("\n".join(lines) + "\n")
+        case(sc, "a post's handle spellings count once across tasks", ["*"], [d],
+             ["--kinds", "user", "--min-count", "1", "--format", "csv"], ["--partitions", "3"],
+             b"term,type,mention,count\n*,user,@zed.one,3\n")
 
 
 def posts_cases(sc):
