@@ -110,6 +110,11 @@ final class SocialTests: XCTestCase {
         let lines = [post("a", "did:plc:zed", start, end), post("b", "did:plc:nobody", start, start)].joined(separator: "\n") + "\n"
         let out = try csv(["*", "-", "--kinds", "user", "--min-count", "1"], stdin: Data(lines.utf8))
         XCTAssertEqual(out, "term,type,mention,count\n*,user,@did:plc:nobody,1\n*,user,@zed.example,1\n")
+        // A range that takes in the white space around the mention (the space before the `@`, the one after)
+        // spells the handle between: trimmed, then one `@` dropped. Inner white space spells none.
+        let spaced = [post("c", "did:plc:yan", start - 1, end + 1), post("d", "did:plc:two", start - 5, end)]
+        let trimmed = try csv(["*", "-", "--kinds", "user", "--min-count", "1"], stdin: Data((spaced.joined(separator: "\n") + "\n").utf8))
+        XCTAssertEqual(trimmed, "term,type,mention,count\n*,user,@did:plc:two,1\n*,user,@zed.example,1\n")
     }
 
     /// DIDs are compared as keys are and handles as they are shown (NFC,

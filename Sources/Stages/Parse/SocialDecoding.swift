@@ -833,9 +833,14 @@ extension TweetDecoder {
             let (a, b) = facetRanges[r.mentionRanges.lowerBound + k]
             guard a >= 0, b > a, b <= bytes.count else { continue }
             let range = UnsafeBufferPointer(rebasing: bytes[a..<b])
+            // The range trimmed of white space, then of one `@`: what is left, with no white space in it, is the handle.
             if range.allSatisfy({ $0 < 0x80 }) {
                 // ASCII (nearly every handle): white space is a byte.
-                let name = UnsafeBufferPointer(rebasing: range.first == UInt8(ascii: "@") ? range.dropFirst() : range[...])
+                var lo = 0, hi = range.count
+                while lo < hi && Self.isASCIISpace(range[lo]) { lo += 1 }
+                while hi > lo && Self.isASCIISpace(range[hi - 1]) { hi -= 1 }
+                if lo < hi && range[lo] == UInt8(ascii: "@") { lo += 1 }
+                let name = UnsafeBufferPointer(rebasing: range[lo..<hi])
                 guard !name.isEmpty, !name.contains(where: Self.isASCIISpace) else { continue }
                 let did = record.spans[i]
                 if !did.escaped {
@@ -846,10 +851,13 @@ extension TweetDecoder {
                 }
             } else {
                 // A range that cuts a character (or bytes that are not UTF-8) spells no handle.
-                guard var s = String(validating: range, as: UTF8.self) else { continue }
+                guard let whole = String(validating: range, as: UTF8.self) else { continue }
+                var s = Substring(whole)
+                while let c = s.first, c.isWhitespace { s.removeFirst() }
+                while let c = s.last, c.isWhitespace { s.removeLast() }
                 if s.hasPrefix("@") { s.removeFirst() }
                 guard !s.isEmpty, !s.contains(where: { $0.isWhitespace }) else { continue }
-                spellings.append(did: record.string(record.spans[i]), handle: s)
+                spellings.append(did: record.string(record.spans[i]), handle: String(s))
             }
         }
         // Within the call: the bytes appended point into `bytes` and the record.
