@@ -121,7 +121,9 @@ extension Store {
 }
 
 /// What an ingest has written of the book, so each commit writes only what
-/// is new: a handle named later than the stored one, spellings counted since.
+/// is new: a handle named later than the stored one, the spellings of the
+/// posts the commit stored anew (a post stored before spells nothing more),
+/// and spellings of no post known counted since.
 struct HandleLedger {
     private var savedSpellings: [String: Int] = [:]
 
