@@ -113,8 +113,19 @@ final class SocialTests: XCTestCase {
         // A range that takes in the white space around the mention (the space before the `@`, the one after)
         // spells the handle between: trimmed, then one `@` dropped. Inner white space spells none.
         let spaced = [post("c", "did:plc:yan", start - 1, end + 1), post("d", "did:plc:two", start - 5, end)]
-        let trimmed = try csv(["*", "-", "--kinds", "user", "--min-count", "1"], stdin: Data((spaced.joined(separator: "\n") + "\n").utf8))
+        let spacedLines = Data((spaced.joined(separator: "\n") + "\n").utf8)
+        let trimmed = try csv(["*", "-", "--kinds", "user", "--min-count", "1"], stdin: spacedLines)
         XCTAssertEqual(trimmed, "term,type,mention,count\n*,user,@did:plc:two,1\n*,user,@zed.example,1\n")
+        // The same from a store and through extract | aggregate.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-ranges-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let store = dir.appendingPathComponent("r.db").path
+        XCTAssertEqual(try Smashtag.run(["ingest", "-", "--store", store, "-q"], stdin: spacedLines).status, 0)
+        XCTAssertEqual(try csv(["*", "--store", store, "--kinds", "user", "--min-count", "1"]), trimmed, "store")
+        let extracted = try Smashtag.run(["extract", "*", "-", "--kinds", "user", "-q"], stdin: spacedLines).stdout
+        XCTAssertEqual(try Smashtag.run(["aggregate", "--kinds", "user", "--min-count", "1", "--format", "csv", "-q"],
+                                        stdin: Data(extracted.utf8)).stdout, trimmed, "extract | aggregate")
     }
 
     /// DIDs are compared as keys are and handles as they are shown (NFC,

@@ -39,7 +39,7 @@ final class HandleBookTests: XCTestCase {
         book.spelled(did: "did:plc:b", handle: "bob.example", count: 1)
         spell(book, "did:plc:b", "bob.example")
         spell(book, "did:plc:bb", "bob.example")
-        let entries = book.entries.spelled.map { "\($0.did) \($0.handle) \($0.count)" }
+        let entries = book.spellingTotals.map { "\($0.did) \($0.handle) \($0.count)" }
         XCTAssertEqual(entries, ["did:plc:a ann.example 4", "did:plc:a annie.example 3", "did:plc:b bob.example 2",
                                  "did:plc:bb bob.example 1"])
         // A name outranks every spelling; forgetting forgets the counts not yet read too.
@@ -48,7 +48,7 @@ final class HandleBookTests: XCTestCase {
         spell(book, "did:plc:c", "cy.example")
         book.removeAll()
         XCTAssertNil(book.handle(of: "did:plc:c"))
-        XCTAssertTrue(book.entries.spelled.isEmpty)
+        XCTAssertTrue(book.spellingTotals.isEmpty)
         spell(book, "did:plc:c", "cy.example")
         XCTAssertEqual(book.handle(of: "did:plc:c"), "cy.example")
     }
@@ -66,10 +66,10 @@ final class HandleBookTests: XCTestCase {
         spell(book, "did:plc:z", "zed.two", post: 2)
         spell(book, "did:plc:z", "zed.two", post: 2)
         spell(book, "did:plc:z", "zed.two", post: 3)
-        XCTAssertEqual(book.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 2"])
+        XCTAssertEqual(book.spellingTotals.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 2"])
         XCTAssertEqual(book.handle(of: "did:plc:z"), "zed.one")
         spell(book, "did:plc:z", "zed.two", "zed.two", "zed.two", post: 3)
-        XCTAssertEqual(book.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
+        XCTAssertEqual(book.spellingTotals.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
         XCTAssertEqual(book.handle(of: "did:plc:z"), "zed.two")
         // Copies given as extract lines (a post's count) follow the same rule, and so does the order:
         // the same copies read the other way round give the same counts.
@@ -79,7 +79,7 @@ final class HandleBookTests: XCTestCase {
         other.spelled(post: 2, did: "did:plc:z", handle: "zed.two", count: 1)
         other.spelled(post: 1, did: "did:plc:z", handle: "zed.one", count: 2)
         other.spelled(post: 2, did: "did:plc:z", handle: "zed.two", count: 1)
-        XCTAssertEqual(other.entries.spelled.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
+        XCTAssertEqual(other.spellingTotals.map { "\($0.handle) \($0.count)" }, ["zed.one 2", "zed.two 4"])
         // What extract lines carry: by post, and those of no post apart.
         other.spelled(did: "did:plc:z", handle: "zed.three", count: 5)
         let lines = other.postSpellings

@@ -22,7 +22,7 @@ final class JetstreamNoticeTests: XCTestCase {
         do {
             HandleBook.shared.removeAll()
             let d = try decode(line)
-            let named = HandleBook.shared.entries.named.map { "\($0.did)=\($0.handle)@\($0.time)" }
+            let named = HandleBook.shared.named.map { "\($0.did)=\($0.handle)@\($0.time)" }
             let tweets = d.tweets.map { ([String($0.id)] + $0.mentions.sorted()).joined(separator: " ") }
             return "tweets [\(tweets.joined(separator: "; "))] rejected [\(d.rejected.map { "\($0)" }.joined(separator: "; "))] notices \(d.notices)"
                 + (named.isEmpty ? "" : " named [\(named.joined(separator: "; "))]")

@@ -342,12 +342,11 @@ public final class HandleBook: Sendable {
         state.withLock { s in s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did } }
     }
 
-    /// Every entry, for a snapshot of the book: (did, handle, time) named, then spelled (in all).
-    public var entries: (named: [(did: String, handle: String, time: Int64)], spelled: [(did: String, handle: String, count: Int)]) {
+    /// Every (DID, handle) pair spelled and how often, in all, in order of DID, then handle.
+    public var spellingTotals: [(did: String, handle: String, count: Int)] {
         state.withLock { s in
             s.fold()
-            return (s.named.map { ($0.key, $0.value.handle, $0.value.time) }.sorted { $0.did < $1.did },
-             s.spelled.flatMap { did, m in m.map { (did, $0.key, $0.value) } }.sorted { ($0.did, $0.handle) < ($1.did, $1.handle) })
+            return s.spelled.flatMap { did, m in m.map { (did, $0.key, $0.value) } }.sorted { ($0.did, $0.handle) < ($1.did, $1.handle) }
         }
     }
 
