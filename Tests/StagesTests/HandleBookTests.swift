@@ -87,6 +87,33 @@ final class HandleBookTests: XCTestCase {
         XCTAssertEqual(lines.posts.map { "\($0.did) \($0.handle) \($0.count)" }, ["did:plc:z zed.one 2", "did:plc:z zed.two 1", "did:plc:z zed.two 3"])
     }
 
+    /// A post of 20,000 mentions, each of another DID spelled once, read twice, then a copy spelling
+    /// the first of them once more: each DID's handle spelled once, the first twice (the dictionaries'
+    /// way, which a post of so many pairs takes from its first copy on).
+    func testAPostOfManyMentionsSpellsEachOnce() {
+        let book = HandleBook()
+        let pairs = (0..<20_000).map { (Array("did:plc:m\($0)".utf8), Array("m\($0).example".utf8)) }
+        func read(_ pairs: [([UInt8], [UInt8])]) {
+            let bytes = pairs.flatMap { $0.0 + $0.1 }
+            bytes.withUnsafeBytes { raw in
+                var spellings = HandleBook.Spellings(), at = 0
+                for (d, h) in pairs {
+                    spellings.append(didBytes: UnsafeRawBufferPointer(rebasing: raw[at..<at + d.count]),
+                                     handleBytes: UnsafeRawBufferPointer(rebasing: raw[at + d.count..<at + d.count + h.count]))
+                    at += d.count + h.count
+                }
+                book.spelled(post: 7, spellings)
+            }
+        }
+        read(pairs)
+        read(pairs)
+        read(pairs + [pairs[0]])
+        let totals = book.spellingTotals
+        XCTAssertEqual(totals.count, 20_000)
+        XCTAssertEqual(totals.filter { $0.count == 1 }.count, 19_999)
+        XCTAssertEqual(totals.first { $0.did == "did:plc:m0" }?.count, 2)
+    }
+
     /// A key is a Bluesky account's when it is `@` or `!`, `did:` and at least one more byte.
     func testWhichKeysAreAccountsByDID() {
         for key in ["@did:plc:abc", "!did:web:example.com", "@did:x"] { XCTAssertTrue(HandleBook.isDIDKey(key), key) }

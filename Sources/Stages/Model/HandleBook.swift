@@ -77,19 +77,21 @@ public final class HandleBook: Sendable {
         /// what it spells more often than the post's copies before it counts.
         mutating func vote(post: UInt64, _ spelled: [(pair: Int, times: Int)]) {
             var had = votes(of: post)
-            // By pair, what this copy spells: a few pairs a post, counted in place; many, by a dictionary.
+            // A few pairs a post (nearly always): found by looking along the lists; many (a post of
+            // thousands of mentions, or its copies): by dictionaries, so it costs what it holds.
+            let many = spelled.count > 16 || had.count > 16
+            // By pair, what this copy spells.
             var counts: [(pair: Int, times: Int)] = []
-            if spelled.count <= 16 {
-                for v in spelled {
-                    if let j = counts.firstIndex(where: { $0.pair == v.pair }) { counts[j].times += v.times } else { counts.append(v) }
-                }
-            } else {
-                var index: [Int: Int] = [:]
-                for v in spelled {
-                    if let j = index[v.pair] { counts[j].times += v.times } else { index[v.pair] = counts.count; counts.append(v) }
+            var index: [Int: Int] = [:]
+            for v in spelled {
+                if let j = many ? index[v.pair] : counts.firstIndex(where: { $0.pair == v.pair }) {
+                    counts[j].times += v.times
+                } else {
+                    if many { index[v.pair] = counts.count }
+                    counts.append(v)
                 }
             }
-            var position: [Int: Int]? = had.count > 16 ? Dictionary(uniqueKeysWithValues: had.enumerated().map { (Int($1.pair), $0) }) : nil
+            var position: [Int: Int]? = many ? Dictionary(uniqueKeysWithValues: had.enumerated().map { (Int($1.pair), $0) }) : nil
             for (k, times) in counts {
                 let j = position.map { $0[k] } ?? had.firstIndex { $0.pair == Int32(k) }
                 if let j {
