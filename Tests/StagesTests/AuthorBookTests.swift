@@ -84,4 +84,40 @@ final class AuthorBookTests: XCTestCase {
         XCTAssertEqual(Set(results[0..<keys.count]), Set(0..<Int32(keys.count)))
         XCTAssertEqual(book.keys.count, keys.count)
     }
+
+    /// Names of every length from 1 to 20 (a key of 16 bytes made in
+    /// registers, longer ones from bytes), each byte in turn a capital, a
+    /// digit, `_` or a letter near `A`, `Z`, `a` and `z`: a name read raw
+    /// and the key written out get one number, the key kept is `@` and the
+    /// name lowercased, and names that differ in any one byte get two.
+    func testNamesOfEveryLengthAreKeyedAsTheirText() {
+        let book = AuthorBook()
+        let alphabet = Array("AZaz@[`{_09Mm".utf8)
+        var numbers: [Int32: String] = [:]
+        for length in 1...20 {
+            for variant in 0..<alphabet.count {
+                // The same base name, one byte changed per variant, at a place moving with it.
+                var name = (0..<length).map { UInt8(ascii: "k") &+ UInt8($0 % 10) }
+                name[(variant * 7) % length] = alphabet[variant]
+                let key = "@" + String(decoding: name.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+                let byRaw = name.withUnsafeBytes { book.number(raw: $0, escaped: false).number }
+                XCTAssertEqual(byRaw, book.number(key: key), key)
+                guard let byRaw else { continue }
+                XCTAssertEqual(book.key(byRaw), key)
+                XCTAssertEqual(numbers[byRaw, default: key], key, "two keys, one number")
+                numbers[byRaw] = key
+            }
+        }
+        XCTAssertEqual(Set(numbers.values).count, numbers.count)
+        XCTAssertGreaterThan(numbers.count, 200)
+        // Eight bytes lowercased at once, each lane as the byte rule lowers it, for every ASCII byte.
+        for b in 0..<UInt64(0x80) {
+            let lanes = (0..<8).reduce(UInt64(0)) { $0 | (b &+ UInt64($1)) % 0x80 << UInt64(8 * $1) }
+            let lowered = ShortKey.lowercased(lanes)
+            for lane in 0..<8 {
+                let byte = UInt8(truncatingIfNeeded: lanes >> UInt64(8 * lane))
+                XCTAssertEqual(UInt8(truncatingIfNeeded: lowered >> UInt64(8 * lane)), MentionKey.lowercasedASCII(byte), "byte \(byte)")
+            }
+        }
+    }
 }
