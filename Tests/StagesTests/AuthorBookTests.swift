@@ -110,9 +110,19 @@ final class AuthorBookTests: XCTestCase {
         }
         XCTAssertEqual(Set(numbers.values).count, numbers.count)
         XCTAssertGreaterThan(numbers.count, 200)
+        // A key canonically equal to an ASCII one, met first, is kept as written, short or long.
+        for written in ["@a\u{037E}b", "@\u{1FEF}ay", "@long\u{037E}name_past_sixteen"] {
+            let n = book.number(key: written)
+            // By bytes: Swift's `==` takes the folded form and the written one as one string.
+            XCTAssertEqual(Array(book.key(n).utf8), Array(written.utf8))
+            // The ASCII it folds to (U+037E is `;`, U+1FEF a backquote), read raw: the same author.
+            var ascii = ""
+            ascii.unicodeScalars.append(contentsOf: written.unicodeScalars.map { $0 == "\u{037E}" ? ";" : $0 == "\u{1FEF}" ? "`" : $0 })
+            XCTAssertEqual(Array(ascii.dropFirst().utf8).withUnsafeBytes { book.number(raw: $0, escaped: false).number }, n, ascii)
+        }
         // Eight bytes lowercased at once, each lane as the byte rule lowers it, for every ASCII byte.
         for b in 0..<UInt64(0x80) {
-            let lanes = (0..<8).reduce(UInt64(0)) { $0 | (b &+ UInt64($1)) % 0x80 << UInt64(8 * $1) }
+            let lanes = (0..<8).reduce(UInt64(0)) { $0 | ((b &+ UInt64($1)) % 0x80) << UInt64(8 * $1) }
             let lowered = ShortKey.lowercased(lanes)
             for lane in 0..<8 {
                 let byte = UInt8(truncatingIfNeeded: lanes >> UInt64(8 * lane))

@@ -84,17 +84,14 @@ final class AuthorBook: Sendable {
                 let slot = slots[position]
                 if slot.number < 0 { break }
                 if slot.w0 == w0 && slot.w1 == w1 && slot.length == n
-                    && (bytes.count <= 16 || long.withUnsafeBytes { memcmp($0.baseAddress! + Int(slot.start), bytes.baseAddress!, bytes.count) == 0 }) {
+                    && long.withUnsafeBytes({ memcmp($0.baseAddress! + Int(slot.start), bytes.baseAddress!, bytes.count) == 0 }) {
                     return slot.number
                 }
                 position = (position + 1) & mask
             }
             let number = make()
-            var start: UInt32 = 0
-            if bytes.count > 16 {
-                start = UInt32(truncatingIfNeeded: long.count)
-                long.append(contentsOf: bytes)
-            }
+            let start = UInt32(truncatingIfNeeded: long.count)
+            long.append(contentsOf: bytes)
             slots[position] = Slot(w0: w0, w1: w1, length: n, number: number, start: start, hashLow: UInt32(truncatingIfNeeded: h))
             used += 1
             return number
@@ -153,7 +150,7 @@ final class AuthorBook: Sendable {
         if !escaped && !raw.isEmpty && raw.count < 16 && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
             // A short ASCII name (nearly every author): its key's words made in registers.
             let key = ShortKey(user: raw)
-            return (number(short: key), false)
+            return (number(short: key) { key.text }, false)
         }
         if !escaped && !raw.isEmpty && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) {
             // ASCII as written: `@` and the bytes lowercased, as a table makes it.
@@ -189,15 +186,16 @@ final class AuthorBook: Sendable {
         }
     }
 
-    /// The number of the short key `key`.
-    private func number(short key: ShortKey) -> Int32 {
+    /// The number of the short key `key`, kept as `text` when new.
+    private func number(short key: ShortKey, text: () -> String) -> Int32 {
         let h = key.hash
-        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(short: key, hash: h) { added(key.text) } }
+        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(short: key, hash: h) { added(text()) } }
     }
 
     /// The number of the ASCII bytes `bytes`; `text` makes the key kept when they are new.
     private func number(ascii bytes: UnsafeRawBufferPointer, text: () -> String) -> Int32 {
-        if bytes.count <= 16 { return number(short: ShortKey(bytes: bytes)) }
+        // A key folding to ASCII is kept as written (`text`), as a longer one is.
+        if bytes.count <= 16 { return number(short: ShortKey(bytes: bytes), text: text) }
         let h = PostIdentity.hash(bytes)
         return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(bytes, hash: h) { added(text()) } }
     }
