@@ -318,6 +318,45 @@ final class TrendCoreTests: XCTestCase {
         }
     }
 
+    /// A mention's spellings counted in an array by id (written as its key)
+    /// or in a table (any other, and every id past the array's budget) show
+    /// alike: #a written `A` twice and `a` three times shows `#a`; #b `B`
+    /// three times and `b` three times (one a new post on the later part), a
+    /// tie, shows `#B` (`B` before `b`);
+    /// #c once as `c`; later copies on another worker taken back out. The
+    /// same rows with the arrays' budget at 1 (every id but the first in the
+    /// table) and as by default.
+    func testSpellingsByArrayAndByTableShowAlike() throws {
+        let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
+        let now = Self.t("2020-03-07T12:00:00Z")
+        let first = Self.part([(1, now, "x1", ["A", "b"]), (2, now, "x2", ["A", "B"]), (3, now, "x3", ["a", "B"]),
+                               (4, now, "x4", ["a", "b", "c"]), (5, now, "x5", ["a", "B"])])
+        // Copies of 1 and 4 spelled otherwise: had they counted, #a would show `A` and #c `C`.
+        let later = Self.part([(1, now, "x1", ["A", "A"]), (4, now, "x4", ["A", "C"]), (6, now, "x6", ["b"])])
+        let term = try Term(parsing: "*")
+        let budget = TrendCounts.keySpelledBudget
+        defer { TrendCounts.keySpelledBudget = budget }
+        var shown: [[String]] = []
+        for b in [budget, 1] {
+            TrendCounts.keySpelledBudget = b
+            let parallel = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
+            parallel.begin(workers: 2)
+            parallel.prepare(later, worker: 1)
+            parallel.prepare(first, worker: 0)
+            parallel.add(first)
+            parallel.add(later)
+            let serial = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
+            serial.add(first)
+            serial.add(later)
+            for agg in [parallel, serial] {
+                let rows = agg.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows
+                shown.append(rows.map { "\($0.mention) \($0.display ?? "-") \($0.currentTweets)" }.sorted())
+            }
+        }
+        XCTAssertEqual(shown[0], ["#a #a 5", "#b #B 6", "#c #c 1"])
+        for s in shown { XCTAssertEqual(s, shown[0]) }
+    }
+
     /// Fractions reduced in 64 bits (Stein's gcd) and compared without
     /// overflow checks agree with the 128-bit arithmetic, on values within
     /// 64 bits and beyond.

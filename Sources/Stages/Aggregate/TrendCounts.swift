@@ -28,8 +28,18 @@ final class TrendCounts {
     /// author by its `AuthorBook` number (`noAuthor` when it has none).
     private(set) var pairs: [[UInt64]]
     /// Per term, over the current window: `mention << 32 | spelling` → tweets writing it so;
-    /// the spelling `TrendCounts.asKey` when written as its key.
+    /// the spelling `TrendCounts.asKey` when written as its key and not counted in `keySpelled`.
     private(set) var spellings: [PairCounts]
+    /// Per term, over the current window: by mention id below `keySpelledLimit`, the tweets
+    /// writing it as its key (nearly every spelling): an array's element added to, where a
+    /// table's slot cost a cache miss a mention.
+    private var keySpelled: [[Int32]]
+    /// Per term, how many of `keySpelled`'s counts are not 0.
+    private var keySpelledCount: [Int]
+    /// The ids `keySpelled` holds: `keySpelledBudget` over the terms (8 MiB a counter at most).
+    private let keySpelledLimit: Int
+    /// How many key-spelling counts a counter keeps in arrays, over all its terms (a test sets it lower).
+    nonisolated(unsafe) static var keySpelledBudget = 1 << 21
     /// The spellings other than keys, by id.
     private(set) var spellingTexts: [String] = []
     private var spellingIDs: [String: Int32] = [:]
@@ -64,6 +74,36 @@ final class TrendCounts {
         self.source = source
         pairs = Array(repeating: [], count: terms * windows.count)
         spellings = Array(repeating: PairCounts(), count: terms)
+        keySpelled = Array(repeating: [], count: terms)
+        keySpelledCount = Array(repeating: 0, count: terms)
+        keySpelledLimit = max(1, TrendCounts.keySpelledBudget / max(terms, 1))
+    }
+
+    /// Term `t`'s (mention, spelling) counts over the current window, `mention << 32 | spelling`
+    /// (`TrendCounts.asKey` for the key), each pair once, in no particular order.
+    func forEachSpelling(term t: Int, _ body: (UInt64, Int) -> Void) {
+        for (m, k) in keySpelled[t].enumerated() where k != 0 {
+            body(UInt64(UInt32(truncatingIfNeeded: m)) << 32 | UInt64(UInt32(bitPattern: TrendCounts.asKey)), Int(k))
+        }
+        spellings[t].forEach(body)
+    }
+
+    /// How many (mention, spelling) pairs term `t` counts.
+    func spellingPairs(term t: Int) -> Int { keySpelledCount[t] + spellings[t].count }
+
+    /// Counts one tweet writing mention `id` as its key, for term `t`.
+    @inline(__always)
+    private func addKeySpelled(_ id: Int32, term t: Int) {
+        let m = Int(id)
+        guard m < keySpelledLimit else {
+            spellings[t].add(UInt64(UInt32(bitPattern: id)) << 32 | UInt64(UInt32(bitPattern: TrendCounts.asKey)))
+            return
+        }
+        if m >= keySpelled[t].count {
+            keySpelled[t] += repeatElement(0, count: min(max(m + 1, 2 * keySpelled[t].count, 1024), keySpelledLimit) - keySpelled[t].count)
+        }
+        if keySpelled[t][m] == 0 { keySpelledCount[t] += 1 }
+        keySpelled[t][m] += 1
     }
 
     /// Whether it can count part `e`: its own numbering takes any part, a table's ids only that table's.
@@ -180,13 +220,9 @@ final class TrendCounts {
                 let (id, wanted) = id(e.spellingMentions[j])
                 guard wanted else { continue }
                 let s = e.spellingTexts[j]
-                let sid: Int32
-                if s == PostPart.keySpelling {
-                    sid = TrendCounts.asKey
-                } else {
-                    if partSpellings == nil { partSpellings = e.spellingStrings.map(spellingID) }
-                    sid = partSpellings![Int(s)]
-                }
+                guard s != PostPart.keySpelling else { addKeySpelled(id, term: t); continue }
+                if partSpellings == nil { partSpellings = e.spellingStrings.map(spellingID) }
+                let sid = partSpellings![Int(s)]
                 spellings[t].add(UInt64(UInt32(bitPattern: id)) << 32 | UInt64(UInt32(bitPattern: sid)))
             }
         }
@@ -358,8 +394,8 @@ struct TrendTotals {
             }
             for t in 0..<terms {
                 // Room first: another table's keys come in its slot order, which would cluster in a smaller table.
-                spellingTable[t].reserve(counter.spellings[t].count)
-                counter.spellings[t].forEach { pair, k in
+                spellingTable[t].reserve(counter.spellingPairs(term: t))
+                counter.forEachSpelling(term: t) { pair, k in
                     let m = map[Int(pair >> 32)], s = Int32(truncatingIfNeeded: pair)
                     // A spelling written out that is its key's text counts as the key's.
                     let spelling = s == TrendCounts.asKey || counter.spellingTexts[Int(s)] == keys[Int(m)] ? TrendCounts.asKey : spelled[Int(s)]
