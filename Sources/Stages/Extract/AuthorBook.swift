@@ -33,26 +33,24 @@ final class AuthorBook: Sendable {
     private static let shardCount = 16
 
     /// One shard: open addressing over its keys (at most half the slots
-    /// full). A slot holds what a look-up compares: a key of up to 16 bytes
-    /// (nearly every `@name`) as two words beside its length, so a key met
-    /// again is found by one slot read; a longer one (a DID, `user@host`)
-    /// by its first and last 8 bytes, then its bytes kept in the shard.
+    /// full), 24 bytes a slot. A slot holds what a look-up compares: a key
+    /// of up to 16 bytes (nearly every `@name`) as two words beside its
+    /// length, so a key met again is found by one slot read; a longer one (a
+    /// DID, `user@host`) by its first 8 bytes and length, then its bytes
+    /// kept in the shard. A slot's place is found again from its key when
+    /// the slots grow.
     private struct Shard {
         var slots: [Slot] = []
         var used = 0
         var long: [UInt8] = []
 
         struct Slot {
-            /// The key's `ShortKey` words, or `MentionTable.words` of a longer key.
+            /// The key's `ShortKey` words; for a longer key, its first 8 bytes and where its bytes start in `long`.
             var w0: UInt64 = 0
             var w1: UInt64 = 0
             var length: UInt32 = 0
             /// The key's number; -1: an empty slot.
             var number: Int32 = -1
-            /// Where a key of more than 16 bytes starts in `long`.
-            var start: UInt32 = 0
-            /// The hash's low bits: the slot's place when the slots grow.
-            var hashLow: UInt32 = 0
         }
 
         /// The number of the short key `key` (16 bytes at most) with hash `h`,
@@ -68,7 +66,7 @@ final class AuthorBook: Sendable {
                 position = (position + 1) & mask
             }
             let number = make()
-            slots[position] = Slot(w0: key.w0, w1: key.w1, length: key.length, number: number, start: 0, hashLow: UInt32(truncatingIfNeeded: h))
+            slots[position] = Slot(w0: key.w0, w1: key.w1, length: key.length, number: number)
             used += 1
             return number
         }
@@ -76,33 +74,35 @@ final class AuthorBook: Sendable {
         /// The number of `bytes` (more than 16) with hash `h`, or the number `make` gives it when new.
         mutating func number(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, make: () -> Int32) -> Int32 {
             if (used + 1) * 2 > slots.count { grow() }
-            let (w0, w1) = MentionTable.words(bytes)
+            let w0 = bytes.loadUnaligned(as: UInt64.self)
             let n = UInt32(truncatingIfNeeded: bytes.count)
             let mask = slots.count - 1
             var position = Int(truncatingIfNeeded: h) & mask
             while true {
                 let slot = slots[position]
                 if slot.number < 0 { break }
-                if slot.w0 == w0 && slot.w1 == w1 && slot.length == n
-                    && long.withUnsafeBytes({ memcmp($0.baseAddress! + Int(slot.start), bytes.baseAddress!, bytes.count) == 0 }) {
+                if slot.w0 == w0 && slot.length == n
+                    && long.withUnsafeBytes({ memcmp($0.baseAddress! + Int(slot.w1), bytes.baseAddress!, bytes.count) == 0 }) {
                     return slot.number
                 }
                 position = (position + 1) & mask
             }
             let number = make()
-            let start = UInt32(truncatingIfNeeded: long.count)
+            let start = UInt64(long.count)
             long.append(contentsOf: bytes)
-            slots[position] = Slot(w0: w0, w1: w1, length: n, number: number, start: start, hashLow: UInt32(truncatingIfNeeded: h))
+            slots[position] = Slot(w0: w0, w1: start, length: n, number: number)
             used += 1
             return number
         }
 
-        /// Doubles the slots (1,024 at first), each key placed again by its hash's low bits.
+        /// Doubles the slots (1,024 at first), each key placed again by its hash.
         private mutating func grow() {
             var fresh = [Slot](repeating: Slot(), count: max(1024, slots.count * 2))
             let mask = fresh.count - 1
             for slot in slots where slot.number >= 0 {
-                var position = Int(slot.hashLow) & mask
+                let h = slot.length <= 16 ? ShortKey(w0: slot.w0, w1: slot.w1, length: slot.length).hash
+                    : long.withUnsafeBytes { PostIdentity.hash(UnsafeRawBufferPointer(rebasing: $0[Int(slot.w1)..<Int(slot.w1) + Int(slot.length)])) }
+                var position = Int(truncatingIfNeeded: h) & mask
                 while fresh[position].number >= 0 { position = (position + 1) & mask }
                 fresh[position] = slot
             }
@@ -243,6 +243,12 @@ struct ShortKey {
         w0 = UInt64(MentionKind.user.signByte) | n0 &<< 8
         w1 = n0 &>> 56 | n1 &<< 8
         length = UInt32(truncatingIfNeeded: n &+ 1)
+    }
+
+    init(w0: UInt64, w1: UInt64, length: UInt32) {
+        self.w0 = w0
+        self.w1 = w1
+        self.length = length
     }
 
     /// The key whose bytes are `bytes` (16 at most).
