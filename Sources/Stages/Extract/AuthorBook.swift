@@ -43,6 +43,18 @@ final class AuthorBook: Sendable {
         var slots: [Slot] = []
         var used = 0
         var long: [UInt8] = []
+        /// This shard's place among the number spaces (`numberSpaces`).
+        let index: Int32
+        /// The keys this shard numbered: key `i`'s number is `i * numberSpaces + index`.
+        var names: [String] = []
+
+        init(index: Int32) { self.index = index }
+
+        /// The number of a new key kept as `text`.
+        mutating func added(_ text: String) -> Int32 {
+            names.append(text)
+            return Int32(names.count - 1) * AuthorBook.numberSpaces + index
+        }
 
         struct Slot {
             /// The key's `ShortKey` words; for a longer key, its first 8 bytes and where its bytes start in `long`.
@@ -54,8 +66,8 @@ final class AuthorBook: Sendable {
         }
 
         /// The number of the short key `key` (16 bytes at most) with hash `h`,
-        /// or the number `make` gives it when new: one slot compare, no bytes read.
-        mutating func number(short key: ShortKey, hash h: UInt64, make: () -> Int32) -> Int32 {
+        /// a new one when new (kept as `text`): one slot compare, no bytes read.
+        mutating func number(short key: ShortKey, hash h: UInt64, text: () -> String) -> Int32 {
             if (used + 1) * 2 > slots.count { grow() }
             let mask = slots.count - 1
             var position = Int(truncatingIfNeeded: h) & mask
@@ -65,14 +77,14 @@ final class AuthorBook: Sendable {
                 if slot.w0 == key.w0 && slot.w1 == key.w1 && slot.length == key.length { return slot.number }
                 position = (position + 1) & mask
             }
-            let number = make()
+            let number = added(text())
             slots[position] = Slot(w0: key.w0, w1: key.w1, length: key.length, number: number)
             used += 1
             return number
         }
 
-        /// The number of `bytes` (more than 16) with hash `h`, or the number `make` gives it when new.
-        mutating func number(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, make: () -> Int32) -> Int32 {
+        /// The number of the ASCII key `bytes` (more than 16) with hash `h`, a new one when new (kept as `text`).
+        mutating func number(_ bytes: UnsafeRawBufferPointer, hash h: UInt64, text: () -> String) -> Int32 {
             if (used + 1) * 2 > slots.count { grow() }
             let w0 = bytes.loadUnaligned(as: UInt64.self)
             let n = UInt32(truncatingIfNeeded: bytes.count)
@@ -87,7 +99,7 @@ final class AuthorBook: Sendable {
                 }
                 position = (position + 1) & mask
             }
-            let number = make()
+            let number = added(text())
             let start = UInt64(long.count)
             long.append(contentsOf: bytes)
             slots[position] = Slot(w0: w0, w1: start, length: n, number: number)
@@ -113,35 +125,41 @@ final class AuthorBook: Sendable {
     /// A shard under its lock, padded (about three cache lines an object),
     /// so two workers locking two shards seldom write to one line.
     private final class Locked: Sendable {
-        let shard = Mutex(Shard())
+        let shard: Mutex<Shard>
+        init(index: Int) { shard = Mutex(Shard(index: Int32(index))) }
         private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
                               UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     }
 
-    private let shards: [Locked] = (0..<AuthorBook.shardCount).map { _ in Locked() }
-    /// The keys by number, and the next number, under one lock (taken only
-    /// for a key met the first time), on lines of its own: the lock written
-    /// by one worker does not take from the other the line every look-up
-    /// reads (`shards`).
-    private let all = Keys()
-
-    private final class Keys: Sendable {
-        private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        let list = Mutex<[String]>([])
-        private let after: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-        func withLock<R>(_ body: (inout [String]) -> R) -> R { list.withLock { body(&$0) } }
-    }
-    /// Keys beyond ASCII that fold to none, by their strings (Swift's equality).
+    private let shards: [Locked] = (0..<AuthorBook.shardCount).map { Locked(index: $0) }
+    /// Keys beyond ASCII that fold to none, by their strings (Swift's equality); each numbered by a
+    /// shard chosen by its bytes' hash (this lock, then the shard's).
     private let others = Mutex<[String: Int32]>([:])
 
-    /// How many keys have a number (numbers are `0..<count`).
-    var count: Int { all.withLock { $0.count } }
+    /// Each shard numbers its keys in a space of its own (`i * numberSpaces
+    /// + shard`): a new key takes no lock but its shard's, and the numbers
+    /// stay nearly dense (keys spread evenly over the shards by their hash).
+    static let numberSpaces = Int32(shardCount)
+
+    /// A bound on the numbers given (every number is below it; a few below it are no key's).
+    var count: Int {
+        shards.map { locked in locked.shard.withLock { $0.names.count } }.max()! * Int(AuthorBook.numberSpaces)
+    }
 
     /// The key numbered `n`.
-    func key(_ n: Int32) -> String { all.withLock { $0[Int(n)] } }
+    func key(_ n: Int32) -> String {
+        shards[Int(n % AuthorBook.numberSpaces)].shard.withLock { $0.names[Int(n / AuthorBook.numberSpaces)] }
+    }
 
-    /// Every key, by number (for a run's rows, after its scan).
-    var keys: [String] { all.withLock { $0 } }
+    /// Every key, by number, `""` for a number no key has (for a run's rows, after its scan).
+    var keys: [String] {
+        var out = [String](repeating: "", count: count)
+        let spaces = Int(AuthorBook.numberSpaces)
+        for (s, locked) in shards.enumerated() {
+            locked.shard.withLock { for (i, name) in $0.names.enumerated() { out[i * spaces + s] = name } }
+        }
+        return out
+    }
 
     /// The number of the author written as `raw` (a record's bytes, with
     /// JSON escapes when `escaped`), and whether they held invalid UTF-8
@@ -178,9 +196,10 @@ final class AuthorBook: Sendable {
             return ascii.withUnsafeBytes { number(ascii: $0) { String(decoding: bytes, as: UTF8.self) } }
         }
         let key = String(decoding: bytes, as: UTF8.self)
+        let h = PostIdentity.hash(bytes)
         return others.withLock { others in
             if let n = others[key] { return n }
-            let n = added(key)
+            let n = shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { $0.added(key) }
             others[key] = n
             return n
         }
@@ -189,7 +208,7 @@ final class AuthorBook: Sendable {
     /// The number of the short key `key`, kept as `text` when new.
     private func number(short key: ShortKey, text: () -> String) -> Int32 {
         let h = key.hash
-        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(short: key, hash: h) { added(text()) } }
+        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(short: key, hash: h, text: text) }
     }
 
     /// The number of the ASCII bytes `bytes`; `text` makes the key kept when they are new.
@@ -197,14 +216,47 @@ final class AuthorBook: Sendable {
         // A key folding to ASCII is kept as written (`text`), as a longer one is.
         if bytes.count <= 16 { return number(short: ShortKey(bytes: bytes), text: text) }
         let h = PostIdentity.hash(bytes)
-        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(bytes, hash: h) { added(text()) } }
+        return shards[Int(truncatingIfNeeded: h >> 60)].shard.withLock { s in s.number(bytes, hash: h, text: text) }
     }
 
-    /// Keeps a new key and gives it the next number.
-    private func added(_ key: String) -> Int32 {
-        all.withLock { keys -> Int32 in
-            keys.append(key)
-            return Int32(keys.count - 1)
+    /// An author whose number is asked for later, with others (`number(of:into:)`): a short ASCII
+    /// name's key, and where its number goes.
+    struct Pending {
+        var key: ShortKey
+        var hash: UInt64
+        var index: Int32
+    }
+
+    /// The author written as `raw` as a `Pending` whose number goes to `index`, when it is a short
+    /// ASCII name without escapes (nearly every one); nil for any other, which `number(raw:escaped:)` numbers.
+    static func pending(raw: UnsafeRawBufferPointer, escaped: Bool, index: Int32) -> Pending? {
+        guard !escaped && !raw.isEmpty && raw.count < 16 && MentionKey.isASCII(raw.assumingMemoryBound(to: UInt8.self)) else { return nil }
+        let key = ShortKey(user: raw)
+        return Pending(key: key, hash: key.hash, index: index)
+    }
+
+    /// The numbers of `pending`'s authors, each put at its index in `numbers`: a shard's authors
+    /// looked up together under one taking of its lock, so that their slots' cache misses overlap
+    /// (a lock taken and released per author waited for each).
+    func number(of pending: [Pending], into numbers: inout [Int32]) {
+        guard !pending.isEmpty else { return }
+        var starts = [Int](repeating: 0, count: AuthorBook.shardCount + 1)
+        for p in pending { starts[Int(truncatingIfNeeded: p.hash >> 60) + 1] += 1 }
+        for s in 0..<AuthorBook.shardCount { starts[s + 1] += starts[s] }
+        var next = starts
+        var order = [Int32](repeating: 0, count: pending.count)
+        for (i, p) in pending.enumerated() {
+            let s = Int(truncatingIfNeeded: p.hash >> 60)
+            order[next[s]] = Int32(i)
+            next[s] += 1
+        }
+        for s in 0..<AuthorBook.shardCount where starts[s] < starts[s + 1] {
+            shards[s].shard.withLock { shard in
+                for k in starts[s]..<starts[s + 1] {
+                    let p = pending[Int(order[k])]
+                    numbers[Int(p.index)] = shard.number(short: p.key, hash: p.hash) { p.key.text }
+                }
+            }
         }
     }
 }

@@ -19,6 +19,8 @@ struct TableNumbering {
     fileprivate var seen = SeenSpellings()
     /// The kinds counted, when the extractor adds more (for the terms); nil when it adds these alone.
     fileprivate let counted: MentionKinds?
+    /// The part's authors whose `AuthorBook` numbers are asked for together when it is finished.
+    fileprivate var pendingAuthors: [AuthorBook.Pending] = []
 }
 
 extension PartBuilder where Numbering == TableNumbering {
@@ -106,10 +108,15 @@ extension PartBuilder where Numbering == TableNumbering {
             var author: Int32 = -1
             if let a = record.author(of: tweet) {
                 if fields.authorsInBook {
-                    // Numbered for the whole run: the same number on every worker, and no key of the part's.
-                    let (n, invalid) = AuthorBook.shared.number(raw: record.bytes(a), escaped: a.escaped)
-                    if invalid { table.countInvalidUTF8() }
-                    author = n ?? -1
+                    // Numbered for the whole run: the same number on every worker, and no key of the part's;
+                    // a short ASCII name (nearly every one) with the part's others when it is finished.
+                    if let p = AuthorBook.pending(raw: record.bytes(a), escaped: a.escaped, index: Int32(part.authors.count)) {
+                        numbering.pendingAuthors.append(p)
+                    } else {
+                        let (n, invalid) = AuthorBook.shared.number(raw: record.bytes(a), escaped: a.escaped)
+                        if invalid { table.countInvalidUTF8() }
+                        author = n ?? -1
+                    }
                 } else if let id = table.id(raw: record.bytes(a), escaped: a.escaped, kind: .user) {
                     author = local(id, table)
                 }
@@ -161,6 +168,10 @@ extension PartBuilder where Numbering == TableNumbering {
 
     /// The part built since the last call, its keys numbered by the worker's table; starts a fresh one.
     mutating func finish() -> PostPart {
+        if !numbering.pendingAuthors.isEmpty {
+            AuthorBook.shared.number(of: numbering.pendingAuthors, into: &part.authors)
+            numbering.pendingAuthors.removeAll(keepingCapacity: true)
+        }
         var done = takePart()
         done.keySource = numbering.tableSerial
         done.keyNumbers = numbering.keys.numbers
