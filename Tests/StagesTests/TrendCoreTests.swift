@@ -318,37 +318,51 @@ final class TrendCoreTests: XCTestCase {
         }
     }
 
-    /// A mention's spellings counted in an array by id (written as its key)
-    /// or in a table (any other, and every id past the array's budget) show
-    /// alike: #a written `A` twice and `a` three times shows `#a`; #b `B`
-    /// three times and `b` three times (one a new post on the later part), a
-    /// tie, shows `#B` (`B` before `b`);
-    /// #c once as `c`; later copies on another worker taken back out. The
-    /// same rows with the arrays' budget at 1 (every id but the first in the
-    /// table) and as by default.
+    /// A mention's spellings, read from tweets by the workers' tables,
+    /// counted in an array by id (written as its key) or in a table (any
+    /// other, and every id past the arrays' budget) show alike, and later
+    /// copies' key spellings are taken back out. By hand: #a written `A` by
+    /// tweets 1 and 2 and `a` by 3, 4 and 5 shows `#a`; #b written `B` by 2,
+    /// 3 and 5 and `b` by 1, 4 and 6, a tie, shows `#B` (`B` before `b`); #c
+    /// once, `c`. The second file's copies of 2 (spelling `b`) and 4
+    /// (`C`) do not count: had they, #b would show `#b` and #c `#C`. The same
+    /// rows with one worker and two, the arrays' budget at its default and at
+    /// 1 (every id but the first in the table).
     func testSpellingsByArrayAndByTableShowAlike() throws {
         let windows = try TrendWindows(current: .last(1, .day), baseline: .previous, now: Self.t("2020-03-08T10:00:00Z"), zone: Self.utc)
-        let now = Self.t("2020-03-07T12:00:00Z")
-        let first = Self.part([(1, now, "x1", ["A", "b"]), (2, now, "x2", ["A", "B"]), (3, now, "x3", ["a", "B"]),
-                               (4, now, "x4", ["a", "b", "c"]), (5, now, "x5", ["a", "B"])])
-        // Copies of 1 and 4 spelled otherwise: had they counted, #a would show `A` and #c `C`.
-        let later = Self.part([(1, now, "x1", ["A", "A"]), (4, now, "x4", ["A", "C"]), (6, now, "x6", ["b"])])
-        let term = try Term(parsing: "*")
+        func tweet(_ id: Int, _ author: String, _ tags: [String]) -> String {
+            var text = "", entities: [String] = []
+            for tag in tags {
+                if !text.isEmpty { text += " " }
+                let start = text.count
+                text += "#" + tag
+                entities.append(#"{"text":"\#(tag)","indices":[\#(start),\#(text.count)]}"#)
+            }
+            return #"{"id":\#(id),"id_str":"\#(id)","created_at":"Sat Mar 07 12:00:00 +0000 2020","text":"\#(text)","user":{"screen_name":"\#(author)"},"#
+                + #""entities":{"hashtags":[\#(entities.joined(separator: ","))],"user_mentions":[],"urls":[],"symbols":[]}}"#
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trend-spellings-\(UInt64.random(in: 0...UInt64.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("1.jsonl").path, later = dir.appendingPathComponent("2.jsonl").path
+        try ([tweet(1, "x1", ["A", "b"]), tweet(2, "x2", ["A", "B"]), tweet(3, "x3", ["a", "B"]), tweet(4, "x4", ["a", "b", "c"]),
+              tweet(5, "x5", ["a", "B"])].joined(separator: "\n") + "\n").write(toFile: first, atomically: true, encoding: .utf8)
+        try ([tweet(2, "x2", ["b"]), tweet(4, "x4", ["C"]), tweet(6, "x6", ["b"])].joined(separator: "\n") + "\n")
+            .write(toFile: later, atomically: true, encoding: .utf8)
+        let terms = [try Term(parsing: "*")]
         let budget = TrendCounts.keySpelledBudget
         defer { TrendCounts.keySpelledBudget = budget }
         var shown: [[String]] = []
         for b in [budget, 1] {
             TrendCounts.keySpelledBudget = b
-            let parallel = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
-            parallel.begin(workers: 2)
-            parallel.prepare(later, worker: 1)
-            parallel.prepare(first, worker: 0)
-            parallel.add(first)
-            parallel.add(later)
-            let serial = TrendAggregator(terms: [term], windows: windows, kinds: .standard)
-            serial.add(first)
-            serial.add(later)
-            for agg in [parallel, serial] {
+            for jobs in [1, 2] {
+                let agg = TrendAggregator(terms: terms, windows: windows, kinds: .standard)
+                var run = ParallelRun(terms: terms, jobs: jobs)
+                run.facts = TrendAggregator.fields(kinds: .standard)
+                run.facts.spellingsWithin = windows.current.start..<windows.current.end
+                run.times = true
+                run.run(InputPlan(paths: [first, later]).units, control: RunControl(strict: false), into: agg)
+                XCTAssertEqual(agg.duplicates, 2)
                 let rows = agg.trends(minimum: 1, byTweets: false, all: true, top: nil)[0].rows
                 shown.append(rows.map { "\($0.mention) \($0.display ?? "-") \($0.currentTweets)" }.sorted())
             }

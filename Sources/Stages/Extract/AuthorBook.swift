@@ -12,7 +12,8 @@ import Glibc
 /// author two numbers, and joining them took a look-up by name of every
 /// author of every worker after the scan, on one core. Here a worker asks
 /// for an author's number as it reads the post; the number is the same
-/// on every worker and for the whole run, dense from 0, and the key is
+/// on every worker and for the whole run, nearly dense from 0 (each shard
+/// numbers a space of its own), and the key is
 /// the one a `MentionTable` makes of the same bytes (SPEC §5: NFC, then
 /// lowercased), so counting by it is counting by the key.
 ///
@@ -151,12 +152,14 @@ final class AuthorBook: Sendable {
         shards[Int(n % AuthorBook.numberSpaces)].shard.withLock { $0.names[Int(n / AuthorBook.numberSpaces)] }
     }
 
-    /// Every key, by number, `""` for a number no key has (for a run's rows, after its scan).
+    /// Every key, by number, `""` for a number no key has (for a run's rows, after its scan; each
+    /// shard's keys as they were when it was read).
     var keys: [String] {
-        var out = [String](repeating: "", count: count)
+        let names = shards.map { locked in locked.shard.withLock { $0.names } }
         let spaces = Int(AuthorBook.numberSpaces)
-        for (s, locked) in shards.enumerated() {
-            locked.shard.withLock { for (i, name) in $0.names.enumerated() { out[i * spaces + s] = name } }
+        var out = [String](repeating: "", count: (names.map(\.count).max() ?? 0) * spaces)
+        for (s, list) in names.enumerated() {
+            for (i, name) in list.enumerated() { out[i * spaces + s] = name }
         }
         return out
     }
