@@ -28,35 +28,41 @@ public enum PostIdentity {
     /// hash's top bits, each under a lock of its own, so that two workers
     /// interning at once seldom wait for each other. A number is
     /// `internedBase | shard << shardShift | index in that shard`.
-    static let shardCount = 16
+    static let shardCount = 128
     static let shardShift: UInt64 = 56
 
-    /// One shard's strings.
+    /// One shard's strings, in memory of its own (no array headers): a
+    /// string met the first time writes its slot, its record at the end of
+    /// the arena and the table's fields beside the shard's lock, and no
+    /// other cache line. With workers interning at once, every line a new
+    /// string writes may have been the other core's last; fewer lines,
+    /// fewer such moves (arrays wrote eight a string).
+    ///
+    /// Its storage lives as long as the process (the shards never go
+    /// away); a table made by a test is small and left to the process too.
     struct Table {
-        /// By hash: a string's index + 1 (0: empty) beside 32 bits of its
-        /// hash, so a string met again is found by its bytes. Open
+        /// By hash: `check << 40 | (record + 1)` (0: empty), `record` a
+        /// string's place in the arena in 8-byte words and `check` 24 bits
+        /// of its hash, so a string met again is found by its bytes. Open
         /// addressing, at most half of the slots full, eight bytes a slot:
-        /// one cache line read for a string met the first time, and the
-        /// slots of 300,000 AT-URIs in a few megabytes. Strings whose hashes
-        /// agree in those bits (or in all 64) take slots of their own,
-        /// further on, told apart by their bytes: exact.
-        private var slots: [Slot] = []
+        /// one cache line read for a string met the first time. Strings
+        /// whose hashes agree in those bits (or in all 64) take slots of
+        /// their own, further on, told apart by their bytes: exact.
+        private var slots: UnsafeMutablePointer<UInt64>?
+        private var slotCount = 0
         private var used = 0
-        /// The strings' UTF-8, one after another: string `i` is
-        /// `bytes[ends[i - 1] ..< ends[i]]` (from 0 for the first). No
-        /// `String` is made until one is asked for (`text`).
-        private var bytes: [UInt8] = []
-        private var ends: [Int] = []
-        /// String `i`'s whole hash, for placing it again when the slots grow.
-        private var hashes: [UInt64] = []
-
-        struct Slot {
-            var check: UInt32 = 0
-            var index: UInt32 = 0
-        }
-
+        /// The strings one after another, each a record on an 8-byte
+        /// boundary: its whole hash (8 bytes, for placing it again when the
+        /// slots grow), its length (8 bytes), its UTF-8. A string's index
+        /// is where its record starts, in words. No `String` is made until
+        /// one is asked for (`text`).
+        private var arena: UnsafeMutableRawPointer?
+        private var arenaUsed = 0
+        private var arenaCapacity = 0
         /// How many strings the table holds.
-        var count: Int { ends.count }
+        private(set) var count = 0
+        /// The last string's index, for `texts` to stop at.
+        private var last = -1
 
         /// String `i`.
         func text(_ i: Int) -> String {
@@ -64,56 +70,90 @@ public enum PostIdentity {
         }
 
         /// Every string, in the order first met (for tests).
-        var texts: [String] { (0..<count).map(text) }
+        var texts: [String] {
+            var out: [String] = [], i = 0
+            while i <= last {
+                out.append(text(i))
+                i += Self.words(of: Int(arena!.load(fromByteOffset: i * 8 + 8, as: UInt64.self)))
+            }
+            return out
+        }
+
+        /// The words a record of a string of `length` bytes takes.
+        @inline(__always)
+        private static func words(of length: Int) -> Int { 2 + (length + 7) / 8 }
 
         /// The UTF-8 of string `i`.
         func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-            let start = i == 0 ? 0 : ends[i - 1]
-            return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<ends[i]])) }
+            let record = arena! + i * 8
+            return body(UnsafeRawBufferPointer(start: record + 16, count: Int(record.load(fromByteOffset: 8, as: UInt64.self))))
         }
 
         /// The index of the string of `bytes` (valid UTF-8) with hash `h`,
         /// appended when it is new.
         mutating func number(hash h: UInt64, bytes text: UnsafeRawBufferPointer) -> Int {
-            if used * 2 >= slots.count { grow() }
-            let mask = slots.count - 1
+            if used * 2 >= slotCount { grow() }
+            let slots = self.slots!
+            let mask = slotCount - 1
             let check = Self.check(h)
             var slot = Int(truncatingIfNeeded: h) & mask
-            while slots[slot].index != 0 {
-                if slots[slot].check == check {
-                    let known = Int(slots[slot].index) - 1
+            while true {
+                let v = slots[slot]
+                if v == 0 { break }
+                if v >> 40 == check {
+                    let known = Int(truncatingIfNeeded: v & (1 << 40 - 1)) - 1
                     if withBytes(known, { Self.same($0, text) }) { return known }
                 }
                 slot = (slot + 1) & mask
             }
-            slots[slot] = Slot(check: check, index: UInt32(count + 1))
+            let index = append(text, hash: h)
+            slots[slot] = check << 40 | UInt64(index + 1)
             used += 1
-            hashes.append(h)
-            return append(text)
+            return index
         }
 
         /// The bits of a hash a slot keeps: above those that choose the
-        /// slot (the low ones) and the shard (the top four).
+        /// slot (the low ones), below those that choose the shard (the top seven).
         @inline(__always)
-        private static func check(_ h: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: h >> 28) }
+        private static func check(_ h: UInt64) -> UInt64 { h >> 32 & 0xFF_FFFF }
 
-        private mutating func append(_ text: UnsafeRawBufferPointer) -> Int {
-            bytes.append(contentsOf: text)
-            ends.append(bytes.count)
-            return ends.count - 1
+        private mutating func append(_ text: UnsafeRawBufferPointer, hash h: UInt64) -> Int {
+            let size = Self.words(of: text.count) * 8
+            if arenaUsed + size > arenaCapacity {
+                arenaCapacity = max(64 << 10, arenaCapacity * 2, arenaUsed + size)
+                guard let grown = realloc(arena, arenaCapacity) else { fatalError("out of memory interning a post's identity") }
+                arena = grown
+            }
+            let record = arena! + arenaUsed
+            record.storeBytes(of: h, as: UInt64.self)
+            record.storeBytes(of: UInt64(text.count), toByteOffset: 8, as: UInt64.self)
+            if !text.isEmpty { (record + 16).copyMemory(from: text.baseAddress!, byteCount: text.count) }
+            let index = arenaUsed / 8
+            arenaUsed += size
+            count += 1
+            last = index
+            return index
         }
 
-        /// Doubles the slots (4,096 at first), each string placed again by its hash.
+        /// Doubles the slots (1,024 at first), each string placed again by
+        /// its hash, the arena read in order.
         private mutating func grow() {
-            let size = max(4096, slots.count * 2)
-            var grown = [Slot](repeating: Slot(), count: size)
+            let size = max(1024, slotCount * 2)
+            let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: size)
+            grown.initialize(repeating: 0, count: size)
             let mask = size - 1
-            for (i, h) in hashes.enumerated() {
+            var at = 0
+            while at < arenaUsed {
+                let h = arena!.load(fromByteOffset: at, as: UInt64.self)
+                let length = Int(arena!.load(fromByteOffset: at + 8, as: UInt64.self))
                 var slot = Int(truncatingIfNeeded: h) & mask
-                while grown[slot].index != 0 { slot = (slot + 1) & mask }
-                grown[slot] = Slot(check: Self.check(h), index: UInt32(i + 1))
+                while grown[slot] != 0 { slot = (slot + 1) & mask }
+                grown[slot] = Self.check(h) << 40 | UInt64(at / 8 + 1)
+                at += Self.words(of: length) * 8
             }
+            slots?.deallocate()
             slots = grown
+            slotCount = size
         }
 
         @inline(__always)
@@ -144,25 +184,51 @@ public enum PostIdentity {
     }
     /// The shards, allocated once and never freed (they live as long as the
     /// process), each on cache lines of its own (`shardStride` bytes apart):
-    /// two workers locking two shards do not write to one line.
+    /// two workers locking two shards do not write to one line. A shard is
+    /// its lock word, then its table.
     nonisolated(unsafe) private static let shardBase: UnsafeMutableRawPointer = {
-        precondition(MemoryLayout<Mutex<Table>>.size <= shardStride)
+        precondition(tableOffset + MemoryLayout<Table>.size <= shardStride)
         let p = UnsafeMutableRawPointer.allocate(byteCount: shardCount * shardStride, alignment: shardStride)
         for k in 0..<shardCount {
-            (p + k * shardStride).bindMemory(to: Mutex<Table>.self, capacity: 1).initialize(to: Mutex(Table()))
+            (p + k * shardStride).bindMemory(to: Atomic<UInt32>.self, capacity: 1).initialize(to: Atomic(0))
+            (p + k * shardStride + tableOffset).bindMemory(to: Table.self, capacity: 1).initialize(to: Table())
         }
         return p
     }()
     private static let shardStride = 128
+    private static let tableOffset = 16
 
-    /// Shard `k`'s table under its lock.
+    /// Runs `body` on shard `k`'s table under the shard's lock.
+    ///
+    /// The lock is a word taken with a compare-and-swap and given back with
+    /// a plain releasing store: a locked instruction at the end would wait
+    /// for every store of a string just kept (its record's new cache lines)
+    /// to leave the core, where the store lets them drain as the decoder
+    /// goes on. It is held for one look-up, so a thread that finds it taken
+    /// spins a little, then yields the core (the holder may be waiting for
+    /// one: the workers and the merge can outnumber the cores).
     @inline(__always)
-    private static func shards(_ k: Int) -> UnsafeMutablePointer<Mutex<Table>> {
-        (shardBase + k * shardStride).assumingMemoryBound(to: Mutex<Table>.self)
+    private static func withShard<R>(_ k: Int, _ body: (inout Table) -> R) -> R {
+        let cell = shardBase + k * shardStride
+        let lock = cell.assumingMemoryBound(to: Atomic<UInt32>.self)
+        if !lock.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { wait(for: lock) }
+        defer { lock.pointee.store(0, ordering: .releasing) }
+        return body(&(cell + tableOffset).assumingMemoryBound(to: Table.self).pointee)
+    }
+
+    /// Takes a lock another thread holds: spins while it looks taken, yielding now and then.
+    private static func wait(for lock: UnsafeMutablePointer<Atomic<UInt32>>) {
+        var spins = 0
+        while true {
+            if lock.pointee.load(ordering: .relaxed) == 0,
+               lock.pointee.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
+            spins += 1
+            if spins % 64 == 0 { sched_yield() }
+        }
     }
 
     @inline(__always)
-    private static func shard(ofHash h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 60) }
+    private static func shard(ofHash h: UInt64) -> Int { Int(truncatingIfNeeded: h >> 57) }
 
     @inline(__always)
     private static func number(shard: Int, index: Int) -> UInt64 {
@@ -196,21 +262,21 @@ public enum PostIdentity {
     public static func interned(bytes: UnsafeRawBufferPointer) -> UInt64 {
         let h = hash(bytes)
         let s = shard(ofHash: h)
-        return number(shard: s, index: shards(s).pointee.withLock { $0.number(hash: h, bytes: bytes) })
+        return number(shard: s, index: withShard(s) { $0.number(hash: h, bytes: bytes) })
     }
 
     /// The identity number `n` stands for, as written out: a tweet's decimal id, or the string.
     public static func text(of n: UInt64) -> String {
         guard n >= internedBase else { return String(n) }
         let (s, i) = place(of: n)
-        return shards(s).pointee.withLock { $0.text(i) }
+        return withShard(s) { $0.text(i) }
     }
 
     /// The tweet id number `n` stands for, when it is a tweet's (nil for a URI).
     public static func tweetID(of n: UInt64) -> UInt64? {
         guard n >= internedBase else { return n }
         let (s, i) = place(of: n)
-        return shards(s).pointee.withLock { t in
+        return withShard(s) { t in
             t.withBytes(i) { b -> UInt64? in
                 // Decimal digits only (a URI holds `://`), as `UInt64(String)` reads them.
                 guard !b.isEmpty, b.count <= 20, b.allSatisfy({ $0 &- 0x30 < 10 }) else { return nil }
@@ -227,11 +293,11 @@ public enum PostIdentity {
             let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
             return c != 0 ? c < 0 : x.count < y.count
         }
-        if sa == sb { return shards(sa).pointee.withLock { t in t.withBytes(ia) { x in t.withBytes(ib) { y in order(x, y) } } } }
+        if sa == sb { return withShard(sa) { t in t.withBytes(ia) { x in t.withBytes(ib) { y in order(x, y) } } } }
         // Two locks, always taken in shard order.
         let (lo, hi) = sa < sb ? (sa, sb) : (sb, sa)
-        return shards(lo).pointee.withLock { l in
-            shards(hi).pointee.withLock { h in
+        return withShard(lo) { l in
+            withShard(hi) { h in
                 let (ta, tb) = sa < sb ? (l, h) : (h, l)
                 return ta.withBytes(ia) { x in tb.withBytes(ib) { y in order(x, y) } }
             }
