@@ -68,18 +68,20 @@ final class PostIdentityTableTests: XCTestCase {
         XCTAssertEqual(PostIdentity.of(tweetID: UInt64.max), big)
     }
 
-    /// Many strings from two threads at once: each gets one number, every
-    /// number gives its string back, and the order of the bytes is the
-    /// order of the strings' UTF-8 (whichever shards the two fell in).
-    func testShardsFromTwoThreadsAndByteOrder() {
-        let texts = (0..<5_000).map { "at://did:plc:shards\($0 % 7)/app.bsky.feed.post/é\($0)" }
-        let results = Mutex([[UInt64]](repeating: [], count: 2))
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let mine = (k == 0 ? texts : texts.reversed()).map { PostIdentity.interned($0) }
-            results.withLock { $0[k] = k == 0 ? mine : mine.reversed() }
+    /// Many strings from four threads at once (more threads than cores, so
+    /// a lock's holder is now and then put aside while others wait): each
+    /// string gets one number, every number gives its string back, and the
+    /// order of the bytes is the order of the strings' UTF-8 (whichever
+    /// shards the two fell in).
+    func testShardsFromFourThreadsAndByteOrder() {
+        let texts = (0..<20_000).map { "at://did:plc:shards\($0 % 7)/app.bsky.feed.post/é\($0)" }
+        let results = Mutex([[UInt64]](repeating: [], count: 4))
+        DispatchQueue.concurrentPerform(iterations: 4) { k in
+            let mine = (k % 2 == 0 ? texts : texts.reversed()).map { PostIdentity.interned($0) }
+            results.withLock { $0[k] = k % 2 == 0 ? mine : mine.reversed() }
         }
         let numbers = results.withLock { $0 }
-        XCTAssertEqual(numbers[0], numbers[1])
+        for k in 1..<4 { XCTAssertEqual(numbers[k], numbers[0], "thread \(k)") }
         XCTAssertEqual(Set(numbers[0]).count, texts.count)
         XCTAssertEqual(numbers[0].map(PostIdentity.text(of:)), texts)
         for _ in 0..<2_000 {

@@ -129,6 +129,8 @@ public enum PostIdentity {
             record.storeBytes(of: UInt64(text.count), toByteOffset: 8, as: UInt64.self)
             if !text.isEmpty { (record + 16).copyMemory(from: text.baseAddress!, byteCount: text.count) }
             let index = arenaUsed / 8
+            // A slot holds the place in 40 bits: 8 TiB of strings a shard.
+            precondition(index < 1 << 40 - 1, "too many post identities for one process")
             arenaUsed += size
             count += 1
             last = index
