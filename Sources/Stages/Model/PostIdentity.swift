@@ -61,8 +61,6 @@ public enum PostIdentity {
         private var arenaCapacity = 0
         /// How many strings the table holds.
         private(set) var count = 0
-        /// The last string's index, for `texts` to stop at.
-        private var last = -1
 
         /// String `i`.
         func text(_ i: Int) -> String {
@@ -72,7 +70,7 @@ public enum PostIdentity {
         /// Every string, in the order first met (for tests).
         var texts: [String] {
             var out: [String] = [], i = 0
-            while i <= last {
+            while i * 8 < arenaUsed {
                 out.append(text(i))
                 i += Self.words(of: Int(arena!.load(fromByteOffset: i * 8 + 8, as: UInt64.self)))
             }
@@ -133,7 +131,6 @@ public enum PostIdentity {
             precondition(index < 1 << 40 - 1, "too many post identities for one process")
             arenaUsed += size
             count += 1
-            last = index
             return index
         }
 

@@ -83,7 +83,7 @@ extension TweetDecoder {
         s.pos = start.next
         // Its fields are built in place, the post's object appended first
         // (nothing of a Jetstream commit appends an object of its own on the
-        // way): a copy of them is half a kilobyte, two copies a post cost 1.5%.
+        // way), where building them aside cost two copies of half a kilobyte a post.
         let index = objects.count
         objects.append(TweetFields())
         let i = social(&objects[index])
