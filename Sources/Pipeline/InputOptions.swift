@@ -14,6 +14,8 @@ import Stages
 ///     --no-input-limits         lift the bounds on one input's work (bombs)
 struct InputOptions {
     var jobs = ProcessInfo.processInfo.activeProcessorCount
+    /// Whether `--jobs` was given (a store's span is then read on that many connections, whatever its size).
+    var jobsGiven = false
     var maxRecord = 16 << 20
     var strict = false
     var mentionsFrom = MentionSource.entities
@@ -33,7 +35,9 @@ struct InputOptions {
     /// - Returns: whether it was.
     mutating func parse(_ name: String, _ a: inout ArgumentReader) throws(UsageError) -> Bool {
         switch name {
-        case "-j", "--jobs": jobs = try a.number(min: 1)
+        case "-j", "--jobs":
+            jobs = try a.number(min: 1)
+            jobsGiven = true
         case "--max-record": maxRecord = try a.bytes()
         case "--strict": strict = true
         case "--mentions-from":

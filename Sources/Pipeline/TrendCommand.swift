@@ -80,7 +80,9 @@ struct TrendCommand: Command {
     The summary on stderr names both windows, and says when the current window
     ends after the newest matching tweet read (partial) or the baseline starts
     before the oldest; with --store, which reads only the posts of the windows'
-    span, after the newest or before the oldest post in the store.
+    span, after the newest or before the oldest post in the store. With --store,
+    the span is read on one connection per core (up to 4) when the store holds
+    about 100,000 posts or more; -j/--jobs N reads it on N (at most 16).
     --min-count, --columns and --by do not apply (usage error).
 
     MEMORY: per term and window, a count per mention and 8 bytes per (tweet,
@@ -185,6 +187,7 @@ struct TrendCommand: Command {
     func fromStore(_ path: String, _ aggregator: TrendAggregator, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
+            if input.jobsGiven { store.spanReaders = input.jobs }
             let scanned = try store.scan(terms, filter: filters.filter, into: aggregator)
             let trends = aggregator.trends(minimum: trend.minAuthors, byTweets: trend.byTweets, all: trend.all, top: top)
             let console = Console(quiet: quiet)

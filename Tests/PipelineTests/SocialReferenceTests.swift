@@ -69,8 +69,9 @@ final class SocialReferenceTests: XCTestCase {
     /// SPEC §14 on the same posts with timed tweets (`social_trend_reference.py`):
     /// a window of each platform's days, and one across all of them; from the
     /// dumps (one worker and two: the run's authors numbered once for every
-    /// worker), from a store of them and through `extract --trend | aggregate
-    /// --trend`, the reference's bytes.
+    /// worker), from a store of them (read on one connection and on three)
+    /// and through `extract --trend | aggregate --trend`, the reference's
+    /// bytes.
     func testTrendAsTheReference() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("smashtag-socialtrend-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -94,6 +95,9 @@ final class SocialReferenceTests: XCTestCase {
                 XCTAssertEqual(try Smashtag.run(["trend"] + terms + paths + o + kinds + ["-q", "--jobs", jobs]).stdout, expected, "jobs \(jobs): \(name)")
             }
             XCTAssertEqual(try Smashtag.run(["trend"] + terms + ["--store", store] + o + kinds + ["-q"]).stdout, expected, "store: \(name)")
+            // The span cut into pieces read on three connections, the posts of every platform among them.
+            XCTAssertEqual(try Smashtag.run(["trend"] + terms + ["--store", store] + o + kinds + ["-q", "--jobs", "3"]).stdout, expected,
+                           "store, --jobs 3: \(name)")
             // `--retweets` is extract's (a filter, before matching); the windows and rows are aggregate's.
             let r = o.firstIndex(of: "--retweets")
             let filter = r.map { Array(o[$0...($0 + 1)]) } ?? [], rest = r.map { Array(o[..<$0] + o[($0 + 2)...]) } ?? o

@@ -6,7 +6,8 @@ import XCTest
 /// tweets with bursts (`make_trend_data.py`: 21 days, retweets, later copies
 /// of earlier tweets under other times, tweets without an author, ties of
 /// time, spellings in mixed case and beyond ASCII). Each option set's CSV
-/// from the dumps, from a store built in two ingests, and through
+/// from the dumps, from a store built in two ingests (read on one
+/// connection and on three), and through
 /// `extract --trend | aggregate --trend` is the reference's, byte for byte.
 final class TrendReferenceTests: XCTestCase {
     static let terms = ["*", "#tag8", "@user0", "from:au0"]
@@ -63,6 +64,8 @@ final class TrendReferenceTests: XCTestCase {
             let name = o.joined(separator: " ")
             XCTAssertEqual(try run(["trend"] + termArgs + [dump, "-q"] + o), expected, "dumps: \(name)")
             XCTAssertEqual(try run(["trend"] + termArgs + ["--store", store, "-q"] + o), expected, "store: \(name)")
+            // The windows' span cut into pieces, read on three connections and handed on in order.
+            XCTAssertEqual(try run(["trend"] + termArgs + ["--store", store, "-q", "--jobs", "3"] + o), expected, "store, --jobs 3: \(name)")
             // The filter is extract's (before matching); the windows and rows are aggregate's.
             let filter = o.firstIndex(of: "--retweets").map { Array(o[$0...($0 + 1)]) } ?? []
             let rest = o.enumerated().filter { i, _ in filter.isEmpty || !(o[i] == "--retweets" || i > 0 && o[i - 1] == "--retweets") }.map(\.element)

@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Reports from the store with the options of SPEC §12.2 and §12.3 — the
 /// filters and the extra columns — byte for byte what the same options give
 /// from the dumps: the store keeps each tweet's creation time, kind,
@@ -58,7 +61,9 @@ extension Store {
     /// The same scan into any sink of parts: each post with what `facts`
     /// asks for and, with `times`, its creation time (tweets of unknown
     /// time then left out and counted in `unknownTime`).
-    /// With `span`, only the posts created in it are read (`StoredPosts(_:columns:span:)`).
+    /// With `span`, only the posts created in it are read (`StoredPosts(_:columns:span:)`),
+    /// on every core when the store is read by more than one
+    /// (`scanPieces`); the sink gets the same parts in the same order.
     func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool,
               span: (start: Int64, end: Int64)? = nil) throws -> FilteredReports {
         let text = try keepsText
@@ -69,38 +74,88 @@ extension Store {
         try loadHandles()
         try db.beginRead()
         defer { db.endRead() }
-        var keys: [Int64: String] = [:]
-        let allKeys = try db.statement("SELECT id, key FROM mention")
-        while try allKeys.step() { if let k = allKeys.text(1) { keys[allKeys.int64(0)] = k } }
-        allKeys.done()
-        var spellings: [Int64: String] = [:]
-        if facts.spellings {
-            let allSpellings = try db.statement("SELECT id, text FROM spelling")
-            while try allSpellings.step() { if let s = allSpellings.text(1) { spellings[allSpellings.int64(0)] = s } }
-            allSpellings.done()
-        }
-        // Spellings that are capitals of their key, as made once each.
-        struct Cased: Hashable { var mention: Int64, mask: UInt64 }
-        var cased: [Cased: String] = [:]
         var stored: [StoredTerm] = []
         for term in terms { stored.append(try storedTerm(term)) }
-        let targets = StoredTerms(stored)
-        let counted = try countedMentions(facts.mentionKinds)
-        var kept: [Int64] = []
+        // A span (trend) is read on every core; the whole store in one pass.
+        let others = span == nil ? [] : try pieceReaders()
+        defer { Self.endReads(others) }
+        let reading = try StoredReading([self] + others, targets: StoredTerms(stored), facts: facts, bucketed: bucketed, filter: filter)
+        if let span, !others.isEmpty { return try scanPieces(span, reading: reading, others: others, into: aggregator) }
+        var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: reading.columns, span: span) }
+            ?? StoredPosts(db, columns: reading.columns)
+        defer { posts.done() }
+        var worker = StoredReading.Worker(StoredIdentities(db))
+        return try reading.read(&posts, worker: &worker) { aggregator.add($0) }
+    }
+}
 
-        var result = FilteredReports(reports: [])
+/// What a store scan with filters and columns (`Store.scan`) shares between
+/// the cursors that read it: the mentions' keys and spellings, the terms,
+/// the kinds counted, the filter. Read-only once made, so that cursors on
+/// several connections use one.
+struct StoredReading: @unchecked Sendable {
+    let keys: MentionKeys
+    let spellings: [Int64: String]
+    let targets: StoredTerms
+    let counted: CountedMentions
+    let facts: PostFields
+    let fields: PostFields
+    let bucketed: Bool
+    let filter: TweetFilter
+    let columns: StoredPosts.Columns
+
+    /// Reads the mentions' keys over `stores` (the scan's store and the
+    /// connections beside it, one snapshot), their shares side by side.
+    init(_ stores: [Store], targets: StoredTerms, facts: PostFields, bucketed: Bool, filter: TweetFilter) throws(StoreError) {
+        let store = stores[0]
+        keys = try MentionKeys(stores.map(\.db))
+        var spellings: [Int64: String] = [:]
+        if facts.spellings {
+            let all = try store.db.statement("SELECT id, text FROM spelling")
+            while try all.step() { if let s = all.text(1) { spellings[all.int64(0)] = s } }
+            all.done()
+        }
+        self.spellings = spellings
+        self.targets = targets
+        if let counted = keys.counted(facts.mentionKinds) { self.counted = counted } else {
+            counted = try store.countedMentions(facts.mentionKinds)
+        }
+        self.facts = facts
         var fields = facts
         fields.times = bucketed
+        self.fields = fields
+        self.bucketed = bucketed
+        self.filter = filter
+        // SQLite makes every result column of every row read: only those used are asked.
+        var columns: StoredPosts.Columns = [.author, .time, .kind]
+        if filter.languages != nil { columns.insert(.lang) }
+        if targets.needsText { columns.insert(.text) }
+        self.columns = columns
+    }
+
+    /// What one cursor's reader keeps from post to post: its connection's
+    /// identities and the spellings it made.
+    struct Worker {
+        let identities: StoredIdentities
+        /// Spellings that are capitals of their key, as made once each.
+        var cased: [Cased: String] = [:]
+        var kept: [Int64] = []
+        struct Cased: Hashable { var mention: Int64, mask: UInt64 }
+
+        init(_ identities: StoredIdentities) { self.identities = identities }
+    }
+
+    /// Reads `posts` to its end: each post the filter keeps and a term
+    /// matches, as a part, handed to `emit` in chunks of 50,000 posts (the
+    /// last perhaps empty).
+    ///
+    /// - Returns: what was read and left out (`reports` empty).
+    func read(_ posts: inout StoredPosts, worker: inout Worker, emit: (PostPart) throws -> Void) throws -> Store.FilteredReports {
+        var result = Store.FilteredReports(reports: [])
         var chunk = PartBuilder<KeyedNumbering<Int64>>(fields: fields)
-        var columns: StoredPosts.Columns = [.author, .time, .kind, .lang, .spellings]
-        if text { columns.insert(.text) }
-        var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: columns, span: span) }
-            ?? StoredPosts(db, columns: columns)
-        defer { posts.done() }
-        let identities = StoredIdentities(db)
+        let keys = self.keys
         while try posts.next() {
             let id = posts.id
-            let written = posts.written
             result.tweets += 1
             let time = posts.time, kind = posts.kind
             // With --by, a tweet of unknown time is left out before matching (SPEC §12.4).
@@ -116,15 +171,15 @@ extension Store {
             if kind == nil { result.unknownFacts += 1 }
             var pairs: [(mention: Int64, spelling: String)] = []
             if facts.spellings && kind != nil {
-                for (m, s, again) in written {
-                    guard let key = keys[m] else { continue }
+                posts.written { m, s, again in
+                    guard let key = keys[m] else { return }
                     switch s {
                     case .key: pairs.append((m, key))
                     case .cased(let capitals):
-                        let c = Cased(mention: m, mask: capitals)
-                        if let known = cased[c] { pairs.append((m, known)) } else {
+                        let c = Worker.Cased(mention: m, mask: capitals)
+                        if let known = worker.cased[c] { pairs.append((m, known)) } else {
                             let made = Links.cased(key, capitals)
-                            cased[c] = made
+                            worker.cased[c] = made
                             pairs.append((m, made))
                         }
                     case .stored(let id):
@@ -133,13 +188,84 @@ extension Store {
                 }
             }
             // The kinds the report counts (`--kinds`): the others are in the links too (schema v6).
-            let set = counted.filter(posts.mentions, into: &kept)
-            chunk.append(id: try identities.number(id), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
+            let set = counted.filter(posts.mentions, into: &worker.kept)
+            chunk.append(id: try worker.identities.number(id), mask: mask, mentions: set, text: { keys[$0] }, retweet: kind == 1,
                          author: author, unknown: kind == nil, spellings: pairs, time: time)
-            if chunk.count >= 50_000 { aggregator.add(chunk.take()) }
+            if chunk.count >= 50_000 { try emit(chunk.take()) }
         }
-        aggregator.add(chunk.take())
+        try emit(chunk.take())
         return result
+    }
+}
+
+/// The key of every stored mention by its id, read at once for a scan that
+/// may meet any of them: in an array indexed by id when the ids are dense
+/// (the store numbers mentions from 1 up), else in a dictionary.
+///
+/// - Complexity: one pass over the mentions, shared by the connections
+///   given; O(1) a look-up.
+struct MentionKeys {
+    private var dense: [String?] = []
+    private var sparse: [Int64: String] = [:]
+
+    /// Reads the keys over `dbs` (each in a read transaction of one
+    /// snapshot): each connection the keys of its range of ids.
+    init(_ dbs: [Database]) throws(StoreError) {
+        let count = try dbs[0].integer("SELECT count(*) FROM mention") ?? 0
+        let highest = try dbs[0].integer("SELECT max(id) FROM mention") ?? 0
+        // Dense unless pruning or a hand-made store left most ids unused.
+        guard highest >= 0 && highest <= 2 * count + 1024 else {
+            let all = try dbs[0].statement("SELECT id, key FROM mention")
+            defer { all.done() }
+            while try all.step() { if let key = all.text(1) { sparse[all.int64(0)] = key } }
+            return
+        }
+        var dense = [String?](repeating: nil, count: Int(highest) + 1)
+        let failures = Mutex<[StoreError]>([])
+        let shares = dbs.count
+        dense.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedBox((buffer, dbs))
+            DispatchQueue.concurrentPerform(iterations: shares) { k in
+                let (buffer, dbs) = shared.value
+                let (low, high) = (Int64(k) * (highest + 1) / Int64(shares), Int64(k + 1) * (highest + 1) / Int64(shares))
+                do throws(StoreError) {
+                    let some = try dbs[k].statement("SELECT id, key FROM mention WHERE id >= ?1 AND id < ?2")
+                    defer { some.done() }
+                    try some.bind(1, low)
+                    try some.bind(2, high)
+                    while try some.step() {
+                        let id = some.int64(0)
+                        if id >= low && id < high { buffer[Int(id)] = some.text(1) }
+                    }
+                } catch {
+                    failures.withLock { $0.append(error) }
+                }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw failure }
+        self.dense = dense
+        // Ids below 0 are in no share (no smashtag writes one: a hand-made store).
+        let negative = try dbs[0].statement("SELECT id, key FROM mention WHERE id < 0")
+        defer { negative.done() }
+        while try negative.step() { if let key = negative.text(1) { sparse[negative.int64(0)] = key } }
+    }
+
+    @inline(__always)
+    subscript(id: Int64) -> String? {
+        if id >= 0 && id < dense.count, let key = dense[Int(id)] { return key }
+        return sparse.isEmpty ? nil : sparse[id]
+    }
+
+    /// Which mentions a report of `kinds` counts, by their keys' signs (as
+    /// `Store.countedMentions` by the key index); nil when the keys are not
+    /// held by id.
+    func counted(_ kinds: MentionKinds) -> CountedMentions? {
+        if kinds == .every { return CountedMentions(ids: nil) }
+        guard sparse.isEmpty else { return nil }
+        return CountedMentions(ids: dense.map { key in
+            guard let key, let kind = MentionKind.of(signByte: key.utf8.first) else { return false }
+            return kinds.contains(MentionKinds(kind))
+        })
     }
 }
 

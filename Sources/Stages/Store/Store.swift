@@ -26,6 +26,10 @@ public final class Store {
     /// Stores with at least this many tweets are scanned on several cores
     /// (below it, starting the threads costs more than it saves).
     var parallelScanThreshold = 100_000
+    /// The connections a scan of a span of time reads with (`trend --store
+    /// --jobs N`, at most 16); nil: one per core, up to 4, on stores of at
+    /// least `parallelScanThreshold` posts.
+    public var spanReaders: Int?
     /// Whether this store's Bluesky handles were added to `HandleBook.shared`.
     var handlesLoaded = false
 

@@ -17,14 +17,11 @@ struct StoredPosts {
         static let kind = Columns(rawValue: 1 << 2)
         static let lang = Columns(rawValue: 1 << 3)
         static let text = Columns(rawValue: 1 << 4)
-        /// Each link's spelling, besides the mention set (`written`).
-        static let spellings = Columns(rawValue: 1 << 5)
         /// The retweeted, quoted and replied-to posts (SPEC §15, schema v7).
         static let references = Columns(rawValue: 1 << 6)
     }
 
     private var rows: Statement
-    private let columns: Columns
     private var upper: Int64
     /// A second pass, read when `rows` ends (`init(_:columns:span:)`): its statement and upper bound.
     private var then: (rows: Statement, upper: Int64)?
@@ -33,15 +30,12 @@ struct StoredPosts {
     /// Its distinct mention ids, in the links' order (sorted by id); valid until the next `next()`.
     var mentions: UnsafeBufferPointer<Int64> { buffer.elements }
     private let buffer = MentionBuffer()
-    /// Every link with its spelling and whether it repeats a mention (`.spellings` only).
-    private(set) var written: [(mention: Int64, spelling: Links.Spelling, again: Bool)] = []
 
     /// Where each asked column is in the row (-1: not read).
     private let at: (author: Int32, time: Int32, kind: Int32, lang: Int32, text: Int32, retweetOf: Int32, quoteOf: Int32, replyTo: Int32)
 
     /// A cursor over the posts with ids in `range` (all when nil).
     init(_ db: Database, columns: Columns, range: ClosedRange<Int64>? = nil) throws(StoreError) {
-        self.columns = columns
         let (select, at) = Self.select(columns)
         self.at = at
         rows = try db.statement(select + " WHERE id >= ?1")
@@ -57,23 +51,32 @@ struct StoredPosts {
     /// fall in `span`, in id order. No post is read twice: the second pass
     /// skips what the index holds.
     ///
+    /// With `passes`, one of the two passes alone: a scan cut into pieces
+    /// by time (`Store.scanPieces`) reads every piece's first pass, then
+    /// every piece's second, in the order of one cursor over the whole span.
+    ///
     /// - Complexity: the posts in `span` and an index look-up, whatever the store holds before or after.
-    init(_ db: Database, columns: Columns, span: (start: Int64, end: Int64)) throws(StoreError) {
-        self.columns = columns
+    init(_ db: Database, columns: Columns, span: (start: Int64, end: Int64), passes: SpanPasses = .both) throws(StoreError) {
         let (select, at) = Self.select(columns)
         self.at = at
+        // Each pass's SELECT is its own statement: a connection prepares each once.
         rows = try db.statement(select + " INDEXED BY \(Schema.offSnowflakeIndex) WHERE \(Schema.offSnowflake)"
                                 + " AND created_at >= ?1 AND created_at < ?2")
         try rows.bind(1, span.start)
-        try rows.bind(2, span.end)
+        try rows.bind(2, passes == .snowflake ? span.start : span.end)
         upper = Int64.max
         let ids = Self.snowflakeIDs(span)
-        if ids.lowerBound < ids.upperBound {
+        if passes != .offSnowflake && ids.lowerBound < ids.upperBound {
             let tweets = try db.statement(select + " WHERE id >= ?1 AND created_delta IS 0")
             try tweets.bind(1, ids.lowerBound)
             then = (tweets, ids.upperBound - 1)
         }
     }
+
+    /// The passes of a span a cursor reads: the posts whose time is not their
+    /// id's (by the partial index), the tweets whose snowflake ids give their
+    /// time, or both.
+    enum SpanPasses { case both, offSnowflake, snowflake }
 
     /// The ids at and above the first snowflake whose snowflake second is in `span` (its end excluded).
     static func snowflakeIDs(_ span: (start: Int64, end: Int64)) -> Range<Int64> {
@@ -120,20 +123,16 @@ struct StoredPosts {
             then = nil
         }
         buffer.removeAll()
-        guard let blob = rows.blob(1) else {
-            written.removeAll(keepingCapacity: true)
-            return true
-        }
-        if columns.contains(.spellings) {
-            written.removeAll(keepingCapacity: true)
-            Links.entries(blob) { m, spelling, again in
-                if !again { buffer.append(m) }
-                written.append((m, spelling, again))
-            }
-        } else {
-            Links.mentions(blob) { buffer.append($0) }
-        }
+        if let blob = rows.blob(1) { Links.mentions(blob) { buffer.append($0) } }
         return true
+    }
+
+    /// Calls `body` with every link of the post: its mention, its spelling,
+    /// and whether it is another spelling of the mention before it. Read
+    /// from the row when asked, so that only the posts a scan keeps pay for
+    /// their spellings.
+    func written(_ body: (_ mention: Int64, _ spelling: Links.Spelling, _ again: Bool) -> Void) {
+        if let blob = rows.blob(1) { Links.entries(blob, body) }
     }
 
     /// Ends the pass early.
