@@ -126,4 +126,36 @@ final class StoreMechanicsTests: XCTestCase {
         }
         assertSameReports(try store.reports(terms, minCount: 1, top: nil), statelessReports(StoreFixtures.samplePaths, terms))
     }
+    /// A span read on several connections reads one snapshot: the
+    /// connections beside a reader are kept only when they see its
+    /// generation, so an ingest committed after the reader's transaction
+    /// began leaves the span to the reader alone.
+    func testPieceReadersShareTheReadersSnapshotOrAreNone() throws {
+        let folder = try StoreFolder()
+        let path = folder.path("s.db")
+        let paths = StoreFixtures.samplePaths
+        XCTAssertGreaterThan(paths.count, 1)
+        try Store.writable(path).ingest(Array(paths.prefix(1)))
+        let reader = try Store(path: path, access: .read, wait: 0)
+        reader.spanReaders = 3
+        try reader.db.beginRead()
+        let seen = try reader.generation()
+        let others = try reader.pieceReaders()
+        XCTAssertEqual(others.count, 2)
+        XCTAssertEqual(try others.map { try $0.generation() }, [seen, seen])
+        Store.endReads(others)
+        // A commit while the reader's transaction stands: the others would see it, the reader does not.
+        let tweetsBefore = try reader.tweetCount
+        try Store.writable(path).ingest(Array(paths.dropFirst()))
+        XCTAssertEqual(try reader.tweetCount, tweetsBefore)
+        XCTAssertEqual(try reader.pieceReaders().count, 0)
+        reader.db.endRead()
+        // A new transaction sees the commit, and the others see it too.
+        try reader.db.beginRead()
+        XCTAssertGreaterThan(try reader.tweetCount, tweetsBefore)
+        let again = try reader.pieceReaders()
+        XCTAssertEqual(again.count, 2)
+        Store.endReads(again)
+        reader.db.endRead()
+    }
 }
