@@ -39,6 +39,7 @@ extension ReportCommand {
     func reportFromStore(_ path: String, started: DispatchTime) -> Int32 {
         do {
             let store = try Store(path: path, access: .read, wait: wait)
+            if input.jobsGiven { store.spanReaders = input.jobs }
             if let buckets { return try seriesFromStore(store, path, buckets, started: started) }
             let filter = filters.filter, columns = filters.columns
             var filtered: Store.FilteredReports?

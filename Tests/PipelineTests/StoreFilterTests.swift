@@ -37,11 +37,12 @@ final class StoreFilterTests: XCTestCase {
         for c in cases {
             XCTAssertEqual(c.halves, cases[0].halves)
             for store in [forward] {
-                for (format, expected) in [("csv", c.expected), ("json", c.expected_json)] {
+                // `--jobs 3`: a --since/--until range read in pieces on three connections.
+                for (format, expected, jobs) in [("csv", c.expected, [String]()), ("json", c.expected_json, []), ("csv", c.expected, ["--jobs", "3"])] {
                     let r = try smashtag(["report"] + c.terms.flatMap { ["-t", $0] } + ["--min-count", String(c.min_count)]
-                                         + c.options + ["--store", store, "--format", format])
+                                         + c.options + ["--store", store, "--format", format] + jobs)
                     XCTAssertEqual(r.stdout, try fixtureText(ReferenceFilterTests.reference.appendingPathComponent(expected)),
-                                   "\(c.name) as \(format) from \(store)")
+                                   "\(c.name) as \(format) from \(store) \(jobs)")
                     // The store holds each tweet once: what it leaves out is counted over distinct tweets.
                     if c.left_out != nil { XCTAssertTrue(r.stderr.contains("; left out "), "\(c.name): \(r.stderr)") }
                     XCTAssertFalse(r.stderr.contains("schema version 4"), r.stderr)
@@ -63,13 +64,19 @@ final class StoreFilterTests: XCTestCase {
             let dumps = try smashtag(["report", "-t", "*", "-t", "#stanford", FilterTests.dir, "-q"] + options)
             let stored = try smashtag(["report", "-t", "*", "-t", "#stanford", "--store", store, "-q"] + options)
             XCTAssertEqual(stored.stdout, dumps.stdout, "\(options)")
+            // A range read as a span, in pieces on three connections.
+            let pieces = try smashtag(["report", "-t", "*", "-t", "#stanford", "--store", store, "-q", "--jobs", "3"] + options)
+            XCTAssertEqual(pieces.stdout, dumps.stdout, "--jobs 3 \(options)")
         }
         let r = try smashtag(["report", "#stanford", "--store", store, "--columns", "mention,display,count", "-q"])
         XCTAssertEqual(r.stdout, "mention,display,count\n#stanford,#Stanford,8\n#one,#one,2\n@alice,@Alice,3\n")
         // Tweet 4 has no time; 5 is at --until.
-        let summary = try smashtag(["report", "*", "--store", store, "--since", "2020-03-01", "--until", "2020-03-03"])
-        XCTAssertTrue(summary.stderr.contains("left out 2 by --since 2020-03-01T00:00:00Z --until 2020-03-03T00:00:00Z (1 of unknown time)"),
-                      summary.stderr)
+        // Read as a span: what lies outside it is counted, not read (on one connection and on three).
+        for jobs in ["1", "3"] {
+            let summary = try smashtag(["report", "*", "--store", store, "--since", "2020-03-01", "--until", "2020-03-03", "--jobs", jobs])
+            XCTAssertTrue(summary.stderr.contains("9 tweets; matched *: 7; left out 2 by --since 2020-03-01T00:00:00Z --until 2020-03-03T00:00:00Z (1 of unknown time)"),
+                          summary.stderr)
+        }
     }
 
     func testAVersion3StoreMigratesAndSaysWhatItLacks() throws {

@@ -64,6 +64,9 @@ extension Store {
     /// With `span`, only the posts created in it are read (`StoredPosts(_:columns:span:)`),
     /// on every core when the store is read by more than one
     /// (`scanPieces`); the sink gets the same parts in the same order.
+    /// Without one, `--since`/`--until` are read as a span too (the store's
+    /// posts of known time in their range), and what lies outside it is
+    /// counted as left out, not read (`outsideRange`).
     func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool,
               span: (start: Int64, end: Int64)? = nil) throws -> FilteredReports {
         let text = try keepsText
@@ -76,16 +79,44 @@ extension Store {
         defer { db.endRead() }
         var stored: [StoredTerm] = []
         for term in terms { stored.append(try storedTerm(term)) }
-        // A span (trend) is read on every core; the whole store in one pass.
-        let others = span == nil ? [] : try pieceReaders()
+        // The filter's range, within the store's posts of known time.
+        var span = span
+        let ranged = span == nil && (filter.since != nil || filter.until != nil)
+        if ranged {
+            let times = try knownTimes()
+            let start = max(filter.since ?? Int64.min, times?.oldest ?? 0)
+            let end = min(filter.until ?? Int64.max, times.map { $0.newest == .max ? .max : $0.newest + 1 } ?? 0)
+            span = (start, max(start, end))
+        }
+        // A span (trend, a range) is read on every core; the whole store in one pass.
+        let splittable = span.map { Self.pieces(of: $0, workers: 1) != nil } ?? false
+        let others = splittable ? try pieceReaders() : []
         defer { Self.endReads(others) }
         let reading = try StoredReading([self] + others, targets: StoredTerms(stored), facts: facts, bucketed: bucketed, filter: filter)
-        if let span, !others.isEmpty { return try scanPieces(span, reading: reading, others: others, into: aggregator) }
-        var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: reading.columns, span: span) }
-            ?? StoredPosts(db, columns: reading.columns)
-        defer { posts.done() }
-        var worker = StoredReading.Worker(StoredIdentities(db))
-        return try reading.read(&posts, worker: &worker) { aggregator.add($0) }
+        var result: FilteredReports
+        if let span, !others.isEmpty {
+            result = try scanPieces(span, reading: reading, others: others, into: aggregator)
+        } else {
+            var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: reading.columns, span: span) }
+                ?? StoredPosts(db, columns: reading.columns)
+            defer { posts.done() }
+            var worker = StoredReading.Worker(StoredIdentities(db))
+            result = try reading.read(&posts, worker: &worker) { aggregator.add($0) }
+        }
+        if ranged { try outsideRange(read: &result) }
+        return result
+    }
+
+    /// What a scan of `--since`/`--until` as a span did not read, counted as
+    /// the whole store's pass counts it: every post outside the span left
+    /// out by time, those of unknown time among them, and every post read.
+    private func outsideRange(read result: inout FilteredReports) throws(StoreError) {
+        let total = Int(try db.integer("SELECT count(*) FROM tweet") ?? 0)
+        let unknown = Int(try db.integer("SELECT count(*) FROM tweet INDEXED BY \(Schema.offSnowflakeIndex) WHERE \(Schema.offSnowflake)"
+                                         + " AND created_at IS NULL") ?? 0)
+        result.leftOut += total - result.tweets
+        result.unknownTime += unknown
+        result.tweets = total
     }
 }
 

@@ -72,7 +72,8 @@ extension Store {
     /// - Throws: the first error of a piece, in the pieces' order.
     func scanPieces(_ span: (start: Int64, end: Int64), reading: StoredReading, others: [Store], into sink: PartSink) throws -> FilteredReports {
         let workers = others.count + 1
-        guard let times = Self.pieces(of: span, workers: workers) else { return FilteredReports(reports: []) }
+        // The caller asks only for a span of one second or more (`pieces(of:workers:)` not nil).
+        let times = Self.pieces(of: span, workers: workers)!
         // Every piece's first pass, then every piece's second: one cursor's order.
         let pieces = times.map { ($0, StoredPosts.SpanPasses.offSnowflake) } + times.map { ($0, StoredPosts.SpanPasses.snowflake) }
         let handoff = OrderedHandoff<UncheckedBox<PieceItem>>(units: pieces.count, capacity: 8 * workers)

@@ -27,6 +27,11 @@ extension Store {
     public func postTimes() throws(StoreError) -> (oldest: Int64, newest: Int64)? {
         try db.beginRead()
         defer { db.endRead() }
+        return try knownTimes()
+    }
+
+    /// `postTimes` in the caller's transaction.
+    func knownTimes() throws(StoreError) -> (oldest: Int64, newest: Int64)? {
         var times: [Int64] = []
         for order in ["ASC", "DESC"] {
             let tweet = try db.statement("SELECT created_at FROM tweet WHERE id >= \(CreatedAt.firstSnowflake) AND created_delta IS 0 "
