@@ -79,15 +79,8 @@ extension Store {
         defer { db.endRead() }
         var stored: [StoredTerm] = []
         for term in terms { stored.append(try storedTerm(term)) }
-        // The filter's range, within the store's posts of known time.
-        var span = span
         let ranged = span == nil && (filter.since != nil || filter.until != nil)
-        if ranged {
-            let times = try knownTimes()
-            let start = max(filter.since ?? Int64.min, times?.oldest ?? 0)
-            let end = min(filter.until ?? Int64.max, times.map { $0.newest == .max ? .max : $0.newest + 1 } ?? 0)
-            span = (start, max(start, end))
-        }
+        let span = try span ?? range(of: filter)
         // A span (trend, a range) is read on every core; the whole store in one pass.
         let splittable = span.map { Self.pieces(of: $0, workers: 1) != nil } ?? false
         let others = splittable ? try pieceReaders() : []
@@ -105,6 +98,26 @@ extension Store {
         }
         if ranged { try outsideRange(read: &result) }
         return result
+    }
+
+    /// The span that holds every post `filter`'s `--since`/`--until` can
+    /// keep: their range within the store's posts of known time (empty when
+    /// there are none); nil without either. Posts outside it, those of
+    /// unknown time among them, are left out by the filter: a pass may read
+    /// the span alone (in the caller's transaction).
+    func range(of filter: TweetFilter) throws(StoreError) -> (start: Int64, end: Int64)? {
+        guard filter.since != nil || filter.until != nil else { return nil }
+        let times = try knownTimes()
+        let start = max(filter.since ?? Int64.min, times?.oldest ?? 0)
+        let end = min(filter.until ?? Int64.max, times.map { $0.newest == .max ? .max : $0.newest + 1 } ?? 0)
+        return (start, max(start, end))
+    }
+
+    /// A cursor over the posts `filter` can keep: those of its range's span
+    /// (`range(of:)`), else every post.
+    func posts(columns: StoredPosts.Columns, keptBy filter: TweetFilter) throws(StoreError) -> StoredPosts {
+        if let span = try range(of: filter) { return try StoredPosts(db, columns: columns, span: span) }
+        return try StoredPosts(db, columns: columns)
     }
 
     /// What a scan of `--since`/`--until` as a span did not read, counted as

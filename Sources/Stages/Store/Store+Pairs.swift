@@ -31,6 +31,7 @@ extension Store {
         }
         var scan = PairScan(targets)
         scan.filter = filter
+        scan.span = try range(of: filter)
         scan.counted = try countedMentions(kinds)
         scan.overLimit = OverLimitTweets(limit: maxMentions)
         let tallies = try scan.run(db)
@@ -65,7 +66,9 @@ extension Store {
 
 /// One pass over the stored tweets in id order, with their links beside
 /// them, counting for each term its tweets, its mentions and its pairs of
-/// mention ids.
+/// mention ids. With `--since`/`--until`, over their range alone
+/// (`Store.range(of:)`): the posts dated apart from their ids by time, then
+/// the tweets in id order.
 struct PairScan {
     struct Tally {
         var tweets = 0
@@ -77,6 +80,8 @@ struct PairScan {
     let terms: StoredTerms
     /// SPEC §12.2's filters, judged on each stored tweet before it is matched.
     var filter = TweetFilter()
+    /// The span the filter's range keeps, read alone; nil: every post.
+    var span: (start: Int64, end: Int64)?
     /// `--max-pair-mentions`, and the matching tweets over it the scan met (by id).
     var overLimit = OverLimitTweets()
     /// The kinds paired (`--kinds`): the links hold every kind (schema v6).
@@ -98,7 +103,9 @@ struct PairScan {
         if let highest = try db.integer("SELECT max(id) FROM mention"), highest > Int64(UInt32.max) {
             throw StoreError(.other, path: db.path, "cannot count pairs: mention ids beyond 2^32 in this store")
         }
-        var posts = try StoredPosts(db, columns: terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang])
+        let columns: StoredPosts.Columns = terms.needsText ? [.author, .time, .kind, .lang, .text] : [.author, .time, .kind, .lang]
+        var posts: StoredPosts
+        if let span { posts = try StoredPosts(db, columns: columns, span: span) } else { posts = try StoredPosts(db, columns: columns) }
         defer { posts.done() }
         var kept: [Int64] = []
         let identities = StoredIdentities(db)

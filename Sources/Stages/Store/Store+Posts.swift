@@ -51,7 +51,8 @@ extension Store {
         let aggregator = PostsAggregator(terms: terms, texts: texts)
         var columns: StoredPosts.Columns = [.author, .time, .kind, .lang, .references]
         if stored.needsText { columns.insert(.text) }
-        var posts = try StoredPosts(db, columns: columns)
+        // With --since/--until, their range alone is read (the rest would be left out).
+        var posts = try self.posts(columns: columns, keptBy: filter)
         defer { posts.done() }
         let identities = StoredIdentities(db)
         func number(_ stored: Int64?) throws(StoreError) -> UInt64 {
