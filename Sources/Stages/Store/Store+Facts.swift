@@ -64,9 +64,9 @@ extension Store {
     /// With `span`, only the posts created in it are read (`StoredPosts(_:columns:span:)`),
     /// on every core when the store is read by more than one
     /// (`scanPieces`); the sink gets the same parts in the same order.
-    /// Without one, `--since`/`--until` are read as a span too (the store's
-    /// posts of known time in their range), and what lies outside it is
-    /// counted as left out, not read (`outsideRange`).
+    /// Without one, a filter by time or a series is read as a span too (the
+    /// store's posts of known time, within `--since`/`--until`: `range(of:)`),
+    /// and what lies outside it is counted as left out, not read (`outsideRange`).
     func scan(_ terms: [Term], filter: TweetFilter, into aggregator: PartSink, facts: PostFields, times bucketed: Bool,
               span: (start: Int64, end: Int64)? = nil) throws -> FilteredReports {
         let text = try keepsText
@@ -79,8 +79,8 @@ extension Store {
         defer { db.endRead() }
         var stored: [StoredTerm] = []
         for term in terms { stored.append(try storedTerm(term)) }
-        let ranged = span == nil && (filter.since != nil || filter.until != nil)
-        let span = try span ?? range(of: filter)
+        let ranged = span == nil && (filter.byTime || bucketed)
+        let span = try span ?? range(of: filter, bucketed: bucketed)
         // A span (trend, a range) is read on every core; the whole store in one pass.
         let splittable = span.map { Self.pieces(of: $0, workers: 1) != nil } ?? false
         let others = splittable ? try pieceReaders() : []
@@ -100,13 +100,14 @@ extension Store {
         return result
     }
 
-    /// The span that holds every post `filter`'s `--since`/`--until` can
-    /// keep: their range within the store's posts of known time (empty when
-    /// there are none); nil without either. Posts outside it, those of
-    /// unknown time among them, are left out by the filter: a pass may read
-    /// the span alone (in the caller's transaction).
-    func range(of filter: TweetFilter) throws(StoreError) -> (start: Int64, end: Int64)? {
-        guard filter.since != nil || filter.until != nil else { return nil }
+    /// The span that holds every post `filter` can keep when it judges by
+    /// time (`--since`, `--until`, or a time it needs), or that a series
+    /// (`bucketed`, `--by`) can count: the range within the store's posts
+    /// of known time (empty when there are none); nil otherwise. Posts
+    /// outside it, those of unknown time among them, are left out: a pass
+    /// may read the span alone (in the caller's transaction).
+    func range(of filter: TweetFilter, bucketed: Bool = false) throws(StoreError) -> (start: Int64, end: Int64)? {
+        guard filter.byTime || bucketed else { return nil }
         let times = try knownTimes()
         let start = max(filter.since ?? Int64.min, times?.oldest ?? 0)
         let end = min(filter.until ?? Int64.max, times.map { $0.newest == .max ? .max : $0.newest + 1 } ?? 0)
@@ -120,7 +121,7 @@ extension Store {
         return try StoredPosts(db, columns: columns)
     }
 
-    /// What a scan of `--since`/`--until` as a span did not read, counted as
+    /// What a scan of a range as a span did not read, counted as
     /// the whole store's pass counts it: every post outside the span left
     /// out by time, those of unknown time among them, and every post read.
     private func outsideRange(read result: inout FilteredReports) throws(StoreError) {

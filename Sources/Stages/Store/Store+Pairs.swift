@@ -108,6 +108,7 @@ struct PairScan {
         if let span { posts = try StoredPosts(db, columns: columns, span: span) } else { posts = try StoredPosts(db, columns: columns) }
         defer { posts.done() }
         var kept: [Int64] = []
+        var over: [(row: Int64, tweet: OverLimitTweet)] = []
         let identities = StoredIdentities(db)
         while try posts.next() {
             if filter.isActive, posts.judged(by: filter) != .kept { continue }
@@ -121,7 +122,7 @@ struct PairScan {
                 tallies[t].tweets += 1
                 for m in set { tallies[t].mentions[m, default: 0] += 1 }
                 if !pairsAdded, !noted {
-                    overLimit.note(OverLimitTweet(id: try identities.number(posts.id), mentions: set.count))
+                    over.append((posts.id, OverLimitTweet(id: try identities.number(posts.id), mentions: set.count)))
                     noted = true
                 }
                 guard set.count >= 2, pairsAdded else { continue }
@@ -130,6 +131,8 @@ struct PairScan {
                 }
             }
         }
+        // Noted in the store's order, by row id, however the range was read (the first few are named).
+        for (_, tweet) in over.sorted(by: { $0.row < $1.row }) { overLimit.note(tweet) }
         return tallies
     }
 }

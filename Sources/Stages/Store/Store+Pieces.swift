@@ -50,14 +50,23 @@ extension Store {
         if spanReaders == nil, try estimatedPosts() < parallelScanThreshold { return [] }
         let generation = try self.generation()
         var others: [Store] = []
-        for _ in 1..<workers {
-            let other = try Store(path: path, access: .read, wait: wait)
-            try other.db.beginRead()
-            others.append(other)
-            guard try other.generation() == generation else {
-                Self.endReads(others)
-                return []
+        // A connection beside this one only speeds the scan up: one that cannot be opened or read
+        // (a busy or recovering WAL, no descriptor left) leaves the span to this one.
+        do throws(StoreError) {
+            for _ in 1..<workers {
+                let other = try Store(path: path, access: .read, wait: wait)
+                // Reads go through the kernel's pages (`mmap_size`): a small cache of its own is enough.
+                try other.db.execute("PRAGMA cache_size = -8192")
+                try other.db.beginRead()
+                others.append(other)
+                guard try other.generation() == generation else {
+                    Self.endReads(others)
+                    return []
+                }
             }
+        } catch {
+            Self.endReads(others)
+            return []
         }
         return others
     }
@@ -76,7 +85,7 @@ extension Store {
         let times = Self.pieces(of: span, workers: workers)!
         // Every piece's first pass, then every piece's second: one cursor's order.
         let pieces = times.map { ($0, StoredPosts.SpanPasses.offSnowflake) } + times.map { ($0, StoredPosts.SpanPasses.snowflake) }
-        let handoff = OrderedHandoff<UncheckedBox<PieceItem>>(units: pieces.count, capacity: 8 * workers)
+        let handoff = OrderedHandoff<UncheckedBox<PieceItem>>(units: pieces.count, capacity: 4 * workers)
         let shared = UncheckedBox((dbs: [db] + others.map(\.db), pieces: pieces, reading: reading))
         let taken = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)

@@ -114,7 +114,9 @@ extension Store {
     }
 
     /// Counts every commit that changes tweets or terms, so that readers on
-    /// several connections can tell whether they see the same snapshot.
+    /// several connections can tell whether they see the same snapshot
+    /// (`counts(of:parallel:)`, `pieceReaders`): every writing transaction
+    /// must run `bumpGeneration` before it commits.
     func generation() throws(StoreError) -> Int64 {
         try db.integer("SELECT CAST(value AS INTEGER) FROM setting WHERE key = 'generation'") ?? 0
     }
