@@ -9,7 +9,7 @@
 #   make bench-store             the store's figures: ingest, report, size, re-ingest
 #   make bench-spark             the Spark job in local[2] against smashtag report
 #   make bench-scanner           the bit-mask validator prototype against the report's walk
-#   make bench-limits            simdjson, libdeflate and ISA-L on the bench data (issue 16's bounds)
+#   make bench-limits            simdjson, libdeflate, ISA-L and zstd on the bench data (what bounds the figures)
 #   make fuzz FUZZ_SECONDS=600   libFuzzer over the framer and the decoder (FUZZ_TARGET=bluesky,
 #                                mastodon, links, trend or posts: this round's decoders and commands)
 #   make asan                    every test, built with AddressSanitizer
@@ -283,8 +283,9 @@ bench-scanner: deps
 
 # Issue 16's two figures not reached, against the best libraries Debian
 # ships (Benchmarks/limits.py; measuring peers only, never linked into
-# smashtag): simdjson's validating parser on the plain lines, and the
-# inflate alone with zlib, libdeflate and ISA-L on the 8 .gz parts. Needs
+# smashtag): simdjson's validating parser on the plain lines, the inflate
+# alone with zlib, libdeflate and ISA-L on the 8 .gz parts, and zstd's of the
+# one-frame .zst. Needs
 # the bench's data and DuckDB venv (make bench makes both).
 LIMITS_DIR ?= .build/limits
 bench-limits: deps
