@@ -124,8 +124,8 @@ struct ReportCommand: Command {
 
     RUNNING:
         -j, --jobs N        Worker threads [default: all cores]; with --store
-                            and --since/--until or --by, the connections that
-                            read their range [default: one per core, up to 4,
+                            and filters, columns or --by, the connections that
+                            read the posts [default: one per core, up to 4,
                             on a store of about 100,000 posts or more]
         --strict            Stop at the first bad input with exit status 1
                             [default: skip it, count it, report it on stderr]

@@ -70,6 +70,16 @@ final class StoreFilterTests: XCTestCase {
         }
         let r = try smashtag(["report", "#stanford", "--store", store, "--columns", "mention,display,count", "-q"])
         XCTAssertEqual(r.stdout, "mention,display,count\n#stanford,#Stanford,8\n#one,#one,2\n@alice,@Alice,3\n")
+        // The whole store with a filter (no range): its posts of known time in pieces on three connections, then
+        // tweet 4 (no time) on the first; the same counts and summary as one cursor over the store.
+        for options in [["--retweets", "exclude"], ["--lang", "en", "--columns", "mention,display,count"]] {
+            let one = try smashtag(["report", "*", "--store", store, "--min-count", "1", "--jobs", "1", "--progress=plain"] + options)
+            let three = try smashtag(["report", "*", "--store", store, "--min-count", "1", "--jobs", "3", "--progress=plain"] + options)
+            XCTAssertEqual(three.stdout, one.stdout, "\(options)")
+            func summary(_ r: Smashtag.Result) -> String { r.stderr.components(separatedBy: "; ").dropLast().joined(separator: "; ") }
+            XCTAssertEqual(summary(three), summary(one), "\(options)")
+            XCTAssertTrue(one.stderr.contains("9 tweets; matched *: "), one.stderr)
+        }
         // Tweet 4 has no time; 5 is at --until.
         // Read as a span: what lies outside it is counted, not read (on one connection and on three).
         for jobs in ["1", "3"] {

@@ -81,14 +81,28 @@ extension Store {
         for term in terms { stored.append(try storedTerm(term)) }
         let ranged = span == nil && (filter.byTime || bucketed)
         let span = try span ?? range(of: filter, bucketed: bucketed)
-        // A span (trend, a range) is read on every core; the whole store in one pass.
-        let splittable = span.map { Self.pieces(of: $0, workers: 1) != nil } ?? false
+        // The whole store (no span): its posts of known time as a span, then those of unknown time.
+        let known = try span == nil ? knownTimes().map { (start: $0.oldest, end: $0.newest == .max ? .max : $0.newest + 1) } : nil
+        // A span (trend, a range, the whole store's known times) is read on every core; else in one pass.
+        let splittable = (span ?? known).map { Self.pieces(of: $0, workers: 1) != nil } ?? false
         let others = splittable ? try pieceReaders() : []
         defer { Self.endReads(others) }
         let reading = try StoredReading([self] + others, targets: StoredTerms(stored), facts: facts, bucketed: bucketed, filter: filter)
         var result: FilteredReports
         if let span, !others.isEmpty {
             result = try scanPieces(span, reading: reading, others: others, into: aggregator)
+        } else if let known, !others.isEmpty {
+            // Every post once: those of known time on every core, then those of unknown time (after the
+            // pieces, on this connection). A store holds a post once, so the order decides nothing a sink counts.
+            result = try scanPieces(known, reading: reading, others: others, into: aggregator)
+            var posts = try StoredPosts(db, columns: reading.columns, unknownTime: ())
+            defer { posts.done() }
+            var worker = StoredReading.Worker(StoredIdentities(db))
+            let rest = try reading.read(&posts, worker: &worker) { aggregator.add($0) }
+            result.tweets += rest.tweets
+            result.leftOut += rest.leftOut
+            result.unknownTime += rest.unknownTime
+            result.unknownFacts += rest.unknownFacts
         } else {
             var posts = try span.map { span throws(StoreError) in try StoredPosts(db, columns: reading.columns, span: span) }
                 ?? StoredPosts(db, columns: reading.columns)

@@ -73,6 +73,17 @@ struct StoredPosts {
         }
     }
 
+    /// A cursor over the posts of unknown time (by the partial index of
+    /// schema v8: a tweet whose id is a snowflake always has its time), in
+    /// the index's order. With a span of the store's posts of known time
+    /// (`Store.knownTimes`), it reads every post once.
+    init(_ db: Database, columns: Columns, unknownTime: ()) throws(StoreError) {
+        let (select, at) = Self.select(columns)
+        self.at = at
+        rows = try db.statement(select + " INDEXED BY \(Schema.offSnowflakeIndex) WHERE \(Schema.offSnowflake) AND created_at IS NULL")
+        upper = Int64.max
+    }
+
     /// The passes of a span a cursor reads: the posts whose time is not their
     /// id's (by the partial index), the tweets whose snowflake ids give their
     /// time, or both.
