@@ -126,6 +126,36 @@ final class StoreMechanicsTests: XCTestCase {
         }
         assertSameReports(try store.reports(terms, minCount: 1, top: nil), statelessReports(StoreFixtures.samplePaths, terms))
     }
+    /// The id ranges a parallel count is cut into hold every tweet once:
+    /// contiguous from `Int64.min` to `Int64.max`, their tweets (counted by
+    /// SQLite) adding up to the store's, the snowflakes and the ids below them cut apart.
+    func testIDRangesHoldEveryTweetOnce() throws {
+        let folder = try StoreFolder()
+        let store = try Store.writable(folder.path("s.db"))
+        // Tweets (snowflake ids) and Bluesky and Mastodon posts (the store's own ids, below them).
+        try store.ingest(StoreFixtures.samplePaths + [StoreFixtures.root.appendingPathComponent("Tests/Fixtures/social").path])
+        let total = try XCTUnwrap(try store.db.integer("SELECT count(*) FROM tweet"))
+        let snowflake = Int64(CreatedAt.firstSnowflake)
+        XCTAssertGreaterThan(try store.db.integer("SELECT count(*) FROM tweet WHERE id < ?1", [snowflake]) ?? 0, 0)
+        XCTAssertGreaterThan(total, 10)
+        for count in [1, 3, 16] {
+            let ranges = try XCTUnwrap(try store.idRanges(count: count))
+            XCTAssertEqual(ranges.first?.lowerBound, Int64.min)
+            XCTAssertEqual(ranges.last?.upperBound, Int64.max)
+            for (a, b) in zip(ranges, ranges.dropFirst()) { XCTAssertEqual(b.lowerBound, a.upperBound + 1) }
+            XCTAssertLessThanOrEqual(ranges.count, 2 * count)
+            var sum: Int64 = 0
+            for r in ranges {
+                sum += try store.db.integer("SELECT count(*) FROM tweet WHERE id BETWEEN ?1 AND ?2", [r.lowerBound, r.upperBound]) ?? 0
+            }
+            XCTAssertEqual(sum, total, "\(count) ranges")
+            // No range holds both a snowflake and a smaller id.
+            XCTAssertTrue(ranges.contains { $0.upperBound == snowflake - 1 }, "\(count) ranges")
+        }
+        let empty = try Store.writable(folder.path("empty.db"))
+        XCTAssertNil(try empty.idRanges(count: 4))
+    }
+
     /// A span read on several connections reads one snapshot: the
     /// connections beside a reader are kept only when they see its
     /// generation, so an ingest committed after the reader's transaction

@@ -64,11 +64,14 @@ extension Store {
 
     /// Counts `terms` from the stored tweets, in one scan.
     ///
-    /// With `parallel`, a big store is split into ranges of tweet ids, each
-    /// scanned on its own core through its own connection; every connection
-    /// must see the snapshot of this one (the same `generation`), else the
-    /// result is nil and the caller tries again. Inside a write transaction
-    /// only this connection sees its changes: scan with `parallel` false.
+    /// With `parallel`, a big store (or one given `spanReaders`) is read on
+    /// every core: its ids cut into many ranges (1,024: a burst of one day
+    /// in a year's store spreads over a few), taken by one connection per
+    /// core as each is free (`pieceReaders`: each in a read transaction of
+    /// this one's snapshot, or none and this one alone), each connection's
+    /// counts added up. Inside a write transaction only this connection sees
+    /// its changes: scan with `parallel` false. Never nil (the type is the
+    /// callers' retry's).
     func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts]? {
         guard !terms.isEmpty else { return [:] }
         var targets: [StoredTerm] = []
@@ -76,41 +79,57 @@ extension Store {
             targets.append(try storedTerm(term))
         }
         let scan = TermScan(targets, mentionLimit: try db.integer("SELECT max(id) FROM mention") ?? 0)
-        let total = try tweetCount
-        let parts = parallel && total >= parallelScanThreshold ? min(ProcessInfo.processInfo.activeProcessorCount, 4) : 1
-        // `*` matches every tweet: split parts' counts of it are replaced by `total` below.
-        var counts: [TermScan.Counts]
-        if parts <= 1 {
-            counts = try scan.run(db)
-        } else {
-            var bounds: [Int64] = [Int64.min]
-            for k in 1..<parts {
-                bounds.append(try db.integer("SELECT id FROM tweet ORDER BY id LIMIT 1 OFFSET ?1", [Int64(total * k / parts)])!)
-            }
-            let starts = bounds
-            let generation = try self.generation()
-            let results = Mutex<[Result<[TermScan.Counts], StoreError>?]>(Array(repeating: nil, count: parts))
-            let (path, wait) = (self.path, self.wait)
-            DispatchQueue.concurrentPerform(iterations: parts) { k in
-                let result = Result { () throws(StoreError) -> [TermScan.Counts] in
-                    let part = try Store(path: path, access: .read, wait: wait)
-                    try part.db.beginRead()
-                    defer { part.db.endRead() }
-                    guard try part.generation() == generation else { return [] }
-                    let upper = k + 1 < parts ? starts[k + 1] - 1 : Int64.max
-                    return try scan.run(part.db, range: starts[k]...upper)
-                }
-                results.withLock { $0[k] = result }
-            }
-            counts = Array(repeating: TermScan.Counts(), count: targets.count)
-            for result in results.withLock({ $0 }) {
-                let part = try result!.get()
-                if part.isEmpty { return nil }
-                for t in counts.indices { counts[t].add(part[t]) }
-            }
-            for (t, target) in targets.enumerated() where target.term.kind == .all { counts[t].tweets = total }
+        let others = parallel ? try pieceReaders() : []
+        defer { Self.endReads(others) }
+        guard !others.isEmpty, let ranges = try idRanges(count: 1024) else {
+            return Dictionary(zip(terms, try scan.run(db)), uniquingKeysWith: { a, _ in a })
         }
-        return Dictionary(zip(terms, counts), uniquingKeysWith: { a, _ in a })
+        let dbs = UncheckedBox([db] + others.map(\.db))
+        let taken = Atomic<Int>(0)
+        // A tally is a class over raw memory, touched by its thread alone until all are done.
+        let results = Mutex<[UncheckedBox<Result<Tally, StoreError>>?]>(Array(repeating: nil, count: dbs.value.count))
+        DispatchQueue.concurrentPerform(iterations: dbs.value.count) { w in
+            let result = Result { () throws(StoreError) -> Tally in
+                let tally = scan.tally()
+                while true {
+                    let k = taken.add(1, ordering: .relaxed).oldValue
+                    guard k < ranges.count else { return tally }
+                    try scan.run(dbs.value[w], range: ranges[k], into: tally)
+                }
+            }
+            let boxed = UncheckedBox(result)
+            results.withLock { $0[w] = boxed }
+        }
+        var tallies: [Tally] = []
+        for result in results.withLock({ $0 }) { tallies.append(try result!.value.get()) }
+        for other in tallies.dropFirst() { tallies[0].add(other) }
+        return Dictionary(zip(terms, tallies[0].counts()), uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The tweets' ids cut into ranges that together hold every id: about
+    /// `count` of equal width over the snowflakes (whose ids grow with
+    /// time) and as many over the ids below them, the first from
+    /// `Int64.min`, the last to `Int64.max`; nil for an empty store.
+    func idRanges(count: Int) throws(StoreError) -> [ClosedRange<Int64>]? {
+        // Two queries: SQLite reads one end of the key for a lone min() or max(), and every row for both at once.
+        guard let lo = try db.integer("SELECT min(id) FROM tweet"), let hi = try db.integer("SELECT max(id) FROM tweet") else {
+            return nil
+        }
+        let snowflake = Int64(CreatedAt.firstSnowflake)
+        // Cut points: within [lo, snowflake) and within [snowflake, hi], each at most `count` apart.
+        var cuts: [Int64] = []
+        for (a, b) in [(lo, min(hi, snowflake - 1)), (max(lo, snowflake), hi)] where a <= b {
+            let width = Int128(b) - Int128(a) + 1
+            let n = Int128(min(Int128(count), width))
+            for i in 0..<n { cuts.append(Int64(Int128(a) + width * i / n)) }
+        }
+        var ranges: [ClosedRange<Int64>] = []
+        for (i, c) in cuts.enumerated() {
+            let start = i == 0 ? Int64.min : c
+            let end = i + 1 < cuts.count ? cuts[i + 1] - 1 : Int64.max
+            ranges.append(start...end)
+        }
+        return ranges
     }
 
     /// Counts every commit that changes tweets or terms, so that readers on

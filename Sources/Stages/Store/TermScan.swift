@@ -47,9 +47,17 @@ struct TermScan {
 
     /// Counts over the tweets with ids in `range` (all when nil).
     func run(_ db: Database, range: ClosedRange<Int64>? = nil) throws(StoreError) -> [Counts] {
-        let (lo, hi) = (range?.lowerBound ?? Int64.min, range?.upperBound ?? Int64.max)
-        let tally = Tally(terms: targets.count, mentionLimit: mentionLimit)
-        var posts = try StoredPosts(db, columns: columns, range: lo...hi)
+        let tally = self.tally()
+        try run(db, range: range ?? Int64.min...Int64.max, into: tally)
+        return tally.counts()
+    }
+
+    /// An empty tally of this scan's terms, for `run(_:range:into:)`.
+    func tally() -> Tally { Tally(terms: targets.count, mentionLimit: mentionLimit) }
+
+    /// Adds the counts over the tweets with ids in `range` to `tally`.
+    func run(_ db: Database, range: ClosedRange<Int64>, into tally: Tally) throws(StoreError) {
+        var posts = try StoredPosts(db, columns: columns, range: range)
         defer { posts.done() }
         while try posts.next() {
             var mask = posts.mask(terms)
@@ -59,7 +67,6 @@ struct TermScan {
                 tally.add(posts.mentions, term: t)
             }
         }
-        return tally.counts()
     }
 }
 
@@ -142,6 +149,16 @@ final class Tally {
             }
         } else {
             for id in set { sparse[t][id, default: 0] += 1 }
+        }
+    }
+
+    /// Adds what `other` (of the same terms and mentions) counted.
+    func add(_ other: Tally) {
+        for t in tweets.indices { tweets[t] += other.tweets[t] }
+        if let dense, let theirs = other.dense {
+            for i in 0..<max(1, tweets.count * stride) { dense[i] += theirs[i] }
+        } else {
+            for t in sparse.indices { sparse[t].merge(other.sparse[t], uniquingKeysWith: +) }
         }
     }
 
