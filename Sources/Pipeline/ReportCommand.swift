@@ -123,10 +123,10 @@ struct ReportCommand: Command {
         --wait SECONDS      Wait this long for a locked store [default: 5]
 
     RUNNING:
-        -j, --jobs N        Worker threads [default: all cores]; with --store
-                            and filters, columns or --by, the connections that
-                            read the posts [default: one per core, up to 4,
-                            on a store of about 100,000 posts or more]
+        -j, --jobs N        Worker threads [default: all cores]; with --store,
+                            the connections that read the posts [default: one
+                            per core, up to 4, on a store of about 100,000
+                            posts or more]
         --strict            Stop at the first bad input with exit status 1
                             [default: skip it, count it, report it on stderr]
         --max-record BYTES  Longest record read; longer ones are skipped and
