@@ -132,7 +132,9 @@ final class StoreMechanicsTests: XCTestCase {
     func testIDRangesHoldEveryTweetOnce() throws {
         let folder = try StoreFolder()
         let store = try Store.writable(folder.path("s.db"))
-        // Tweets (snowflake ids) and Bluesky and Mastodon posts (the store's own ids, below them).
+        // Tweets (snowflake ids) and Bluesky and Mastodon posts (the store's own ids, below them). Their
+        // handles go to the process's book: forgotten after, as a run of its own would.
+        addTeardownBlock { HandleBook.shared.removeAll() }
         try store.ingest(StoreFixtures.samplePaths + [StoreFixtures.root.appendingPathComponent("Tests/Fixtures/social").path])
         let total = try XCTUnwrap(try store.db.integer("SELECT count(*) FROM tweet"))
         let snowflake = Int64(CreatedAt.firstSnowflake)
