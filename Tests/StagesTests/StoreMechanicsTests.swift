@@ -117,9 +117,9 @@ final class StoreMechanicsTests: XCTestCase {
         XCTAssertTrue(try store.enableText())
         try store.ingest(StoreFixtures.samplePaths)
         let terms = StoreFixtures.terms + [try Term(parsing: "stanford")]
-        let single = try store.counts(of: terms, parallel: false)!
+        let single = try store.counts(of: terms, parallel: false)
         store.parallelScanThreshold = 1
-        let split = try XCTUnwrap(try store.counts(of: terms, parallel: true))
+        let split = try store.counts(of: terms, parallel: true)
         for term in terms {
             XCTAssertEqual(split[term]?.tweets, single[term]?.tweets, "\(term)")
             XCTAssertEqual(split[term]?.mentions, single[term]?.mentions, "\(term)")

@@ -19,7 +19,7 @@ final class StoreTermsTests: XCTestCase {
 
         let pruned = try store.prune(.keepNewest(300))
         XCTAssertEqual(pruned.kept, 300)
-        let kept = try store.counts(of: StoreFixtures.terms, parallel: false)!
+        let kept = try store.counts(of: StoreFixtures.terms, parallel: false)
         let reports = try store.reports(StoreFixtures.terms, minCount: 1, top: nil)
         for r in reports {
             XCTAssertEqual(r.tweets, kept[r.term]!.tweets, "\(r.term) after prune")

@@ -34,32 +34,25 @@ extension Store {
         }
         try checkKinds(kinds, terms: terms)
         try loadHandles()
-        var attempt = 0
-        while true {
-            // One read transaction: every term sees the same committed state.
-            try db.beginRead()
-            defer { db.endRead() }
-            let kept = try keptTerms()
-            var counts: [Term: TermScan.Counts] = [:]
-            for term in terms {
-                if let id = kept[term] { counts[term] = try keptCounts(id) }
-            }
-            attempt += 1
-            guard let scanned = try self.counts(of: terms.filter { counts[$0] == nil }, parallel: attempt < 4) else {
-                continue  // a batch was committed while the scans started: once more, on one snapshot
-            }
-            counts.merge(scanned) { a, _ in a }
-            var reports: [TermReport] = []
-            for term in terms {
-                let c = counts[term]!
-                let keys = try mentionKeys(for: c.mentions.filter { $0.value >= minCount }.map(\.key))
-                // The links hold every kind (schema v6): the report keeps those of `kinds`.
-                reports.append(TermReport(term: term, tweets: c.tweets,
-                                          counts: c.mentions.lazy.compactMap { m in keys[m.key].map { ($0, m.value) } },
-                                          minCount: minCount, top: top, kinds: kinds))
-            }
-            return reports
+        // One read transaction: every term sees the same committed state (the scan's other connections too).
+        try db.beginRead()
+        defer { db.endRead() }
+        let kept = try keptTerms()
+        var counts: [Term: TermScan.Counts] = [:]
+        for term in terms {
+            if let id = kept[term] { counts[term] = try keptCounts(id) }
         }
+        counts.merge(try self.counts(of: terms.filter { counts[$0] == nil }, parallel: true)) { a, _ in a }
+        var reports: [TermReport] = []
+        for term in terms {
+            let c = counts[term]!
+            let keys = try mentionKeys(for: c.mentions.filter { $0.value >= minCount }.map(\.key))
+            // The links hold every kind (schema v6): the report keeps those of `kinds`.
+            reports.append(TermReport(term: term, tweets: c.tweets,
+                                      counts: c.mentions.lazy.compactMap { m in keys[m.key].map { ($0, m.value) } },
+                                      minCount: minCount, top: top, kinds: kinds))
+        }
+        return reports
     }
 
     /// Counts `terms` from the stored tweets, in one scan.
@@ -70,9 +63,8 @@ extension Store {
     /// core as each is free (`pieceReaders`: each in a read transaction of
     /// this one's snapshot, or none and this one alone), each connection's
     /// counts added up. Inside a write transaction only this connection sees
-    /// its changes: scan with `parallel` false. Never nil (the type is the
-    /// callers' retry's).
-    func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts]? {
+    /// its changes: scan with `parallel` false.
+    func counts(of terms: [Term], parallel: Bool) throws(StoreError) -> [Term: TermScan.Counts] {
         guard !terms.isEmpty else { return [:] }
         var targets: [StoredTerm] = []
         for term in terms {

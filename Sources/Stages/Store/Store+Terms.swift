@@ -90,7 +90,7 @@ extension Store {
 
     /// Counts tracked term `id` from the stored tweets again (in the caller's transaction).
     func recount(_ id: Int64, _ term: Term) throws(StoreError) {
-        let c = try counts(of: [term], parallel: false)![term]!
+        let c = try counts(of: [term], parallel: false)[term]!
         let (tweets, counts) = (c.tweets, c.mentions)
         try db.run("DELETE FROM term_count WHERE term = ?1", [id])
         let insert = try db.statement("INSERT INTO term_count(term, mention, count) VALUES (?1, ?2, ?3)")

@@ -17,11 +17,6 @@ struct TermScan {
     struct Counts {
         var tweets = 0
         var mentions: [Int64: Int] = [:]
-
-        mutating func add(_ other: Counts) {
-            tweets += other.tweets
-            mentions.merge(other.mentions, uniquingKeysWith: +)
-        }
     }
 
     var targets: [StoredTerm]
