@@ -288,6 +288,9 @@ final class SocialTests: XCTestCase {
             let dumps = try csv(terms + inputs + options)
             XCTAssertGreaterThan(dumps.split(separator: "\n").count, 10, "\(options)")
             XCTAssertEqual(try csv(terms + ["--store", store] + options), dumps, "store \(options)")
+            // On three connections: the whole store's posts of known time in pieces, then those of unknown time
+            // (filters, columns); its ids in ranges taken as each connection is free (terms alone).
+            XCTAssertEqual(try csv(terms + ["--store", store, "--jobs", "3"] + options), dumps, "store, --jobs 3 \(options)")
             XCTAssertEqual(try csv(terms + ["--store", copy] + options), dumps, "imported \(options)")
             let lines = try Smashtag.run(["extract"] + terms + inputs + ["-q"] + extract)
             let aggregated = try Smashtag.run(["aggregate", "--format", "csv", "-q"] + aggregate, stdin: Data(lines.stdout.utf8))
