@@ -64,7 +64,15 @@ final class CountingTests: XCTestCase {
                        : UInt64.random(in: 0..<5_000, using: &generator))
         }
         ids += ids.prefix(10_000)
-        for id in ids { XCTAssertEqual(set.insert(id), reference.insert(id).inserted, "id \(id)") }
+        XCTAssertFalse(set.contains(0), "nothing added yet")
+        for (n, id) in ids.enumerated() {
+            XCTAssertEqual(set.contains(id), reference.contains(id), "id \(id) before its insert")
+            XCTAssertEqual(set.insert(id), reference.insert(id).inserted, "id \(id)")
+            XCTAssertTrue(set.contains(id), "id \(id) after its insert")
+            // An id of the same kind, maybe never added: asked as a set would answer.
+            let probe = n.isMultiple(of: 2) ? id &+ 1 : UInt64.random(in: 0..<10_000, using: &generator)
+            XCTAssertEqual(set.contains(probe), reference.contains(probe), "probe \(probe)")
+        }
         XCTAssertEqual(set.count, reference.count)
     }
 

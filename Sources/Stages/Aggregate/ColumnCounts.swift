@@ -313,6 +313,20 @@ struct TweetIDSet {
         return true
     }
 
+    /// Whether `id` was added.
+    @inline(__always)
+    func contains(_ id: UInt64) -> Bool {
+        guard id != 0 else { return hasZero }
+        let mask = slots.count - 1
+        var i = slot(of: id)
+        while true {
+            let k = slots[i]
+            if k == id { return true }
+            if k == 0 { return false }
+            i = (i + 1) & mask
+        }
+    }
+
     @inline(__always)
     private func slot(of id: UInt64) -> Int { Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift) }
 

@@ -25,6 +25,10 @@ public final class RepostJoin {
     /// are reposted by no repost read, so each is looked at once, at the
     /// end, and only those a repost names are kept (`settle`).
     private var pending: [[RepostJoins.Subject]] = []
+    /// The pieces settled, kept with the join: freeing a few hundred thousand
+    /// posts' arrays cost the run's end as much as settling them, and a
+    /// command keeps the join until it exits (`ParallelRun`'s `keepUntilExit`).
+    private var settled: [[RepostJoins.Subject]] = []
 
     public init() {}
 
@@ -47,10 +51,18 @@ public final class RepostJoin {
     /// copy of a post wins): every one (`all`), or those a repost names.
     private func settle(all: Bool) {
         guard !pending.isEmpty else { return }
-        let named = all ? [] : Set(reposts.map(\.subject))
+        // The subjects the reposts name, in a set without SipHash (every post read is looked up).
+        var named = TweetIDSet()
+        if !all { for r in reposts { _ = named.insert(r.subject) } }
         for piece in pending {
-            for s in piece where (all || named.contains(s.id)) && subjects[s.id] == nil { subjects[s.id] = s }
+            // By index: a subject is copied (its arrays retained) only when kept.
+            for i in piece.indices {
+                let id = piece[i].id
+                guard all || named.contains(id), subjects[id] == nil else { continue }
+                subjects[id] = piece[i]
+            }
         }
+        settled += pending
         pending = []
     }
 
